@@ -1,0 +1,82 @@
+import type { OutputStream, ServiceParameters } from '@pty-ws/protocol';
+
+interface EntryBase {
+  /** Per-session sequence, gapless from 1. */
+  seq: number;
+  /** Frame id (UUIDv7), stored so replay reproduces the frame byte for byte. */
+  id: string;
+  /** Epoch milliseconds when the owner sequenced the frame. */
+  ts: number;
+}
+
+/** PTY bytes, stored raw (never base64) so the log stays compact. */
+export interface OutputEntry extends EntryBase {
+  type: 'output';
+  stream: OutputStream;
+  data: Uint8Array;
+}
+
+/** Any other frame of the session's shared story (README interpretation 1). */
+export interface EventEntry extends EntryBase {
+  type: 'event';
+  op: string;
+  payload: Record<string, unknown>;
+  /** Set on TaskStatusUpdate: only subscribers of that task receive it (interpretation 2). */
+  taskId?: string;
+  serviceParameters?: ServiceParameters;
+}
+
+export type LogEntry = OutputEntry | EventEntry;
+
+export interface LogBounds {
+  /** Oldest retained sequence; `lastSeq + 1` when nothing is retained. */
+  firstSeq: number;
+  /** Newest sequence written; 0 for a session that has written nothing. */
+  lastSeq: number;
+}
+
+/** Retention keeps an entry while it is among the last `minFrames` OR younger than `minAgeMs`. */
+export interface RetentionPolicy {
+  minFrames: number;
+  minAgeMs: number;
+}
+
+export class SequenceConflictError extends Error {
+  constructor(
+    readonly sessionId: string,
+    readonly expected: number,
+    readonly got: number,
+  ) {
+    super(`frame log of ${sessionId}: expected sequence ${expected}, got ${got}`);
+    this.name = 'SequenceConflictError';
+  }
+}
+
+export type Unsubscribe = () => void;
+
+/**
+ * The per-session sequenced frame log: the single source of replay.
+ *
+ * Guarantees: per session there is one writer (the session's owner), and `append` accepts only
+ * `seq === lastSeq + 1`, rejecting anything else with SequenceConflictError, so the log is gapless
+ * and never holds two frames with one sequence. Entries are delivered to subscribers in sequence
+ * order; a subscriber may see an entry more than once across reconnects and must drop
+ * `seq <= last seen`.
+ */
+export interface FrameLog {
+  append(sessionId: string, entry: LogEntry): Promise<void>;
+  /** Entries with `afterSeq < seq <= toSeq` (default: all), oldest first, at most `limit`. */
+  read(sessionId: string, afterSeq: number, opts?: { toSeq?: number; limit?: number }): Promise<LogEntry[]>;
+  bounds(sessionId: string): Promise<LogBounds>;
+  /** Live entries appended after this call. */
+  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void): Unsubscribe;
+  /** Drops entries outside the retention windows; returns the new bounds. */
+  trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds>;
+  /** Forgets a session entirely (after its retention has run out). */
+  remove(sessionId: string): Promise<void>;
+}
+
+/** The replay window check shared by every implementation (binding §8.3). */
+export function replayInRange(replayFrom: number, bounds: LogBounds): boolean {
+  return replayFrom >= bounds.firstSeq - 1 && replayFrom <= bounds.lastSeq;
+}

@@ -1,0 +1,103 @@
+import type {
+  Message,
+  PtyRole,
+  ServiceParameters,
+  SessionBackend,
+  SessionClass,
+  Task,
+  TerminalSize,
+} from '@pty-ws/protocol';
+import type { SessionRecord } from './registry';
+
+/** A screen snapshot (`vt100-screen-state-v1`) anchored at the last log frame it reflects. */
+export interface Keyframe {
+  /** Serialized screen: escape sequences that repaint a freshly reset terminal. */
+  snapshot: string;
+  cols: number;
+  rows: number;
+  anchorSeq: number;
+}
+
+export interface RoleGrant {
+  role: PtyRole;
+  downgraded: boolean;
+  reason?: string;
+}
+
+export interface JoinRequest {
+  clientId: string;
+  label?: string;
+  edgeId: string;
+  principalId: string;
+  /** Whether the principal holds `pty:control` (the owner never makes anyone else controller). */
+  canControl: boolean;
+  requestedRole: PtyRole;
+  /** Geometry that applies when this is the first controller's join. */
+  size?: TerminalSize;
+}
+
+export interface JoinResult {
+  grant: RoleGrant;
+  /** Sequence of the MembershipChanged this join appended. */
+  membershipSeq: number;
+  keyframe: Keyframe;
+}
+
+export interface RoleChangeResult {
+  grant: RoleGrant;
+  /** Sequence of the MembershipChanged appended, or undefined when nothing changed. */
+  membershipSeq?: number;
+  keyframe: Keyframe;
+}
+
+/** Session creation request after validation (REST body or binding §5.1.1 fields). */
+export interface CreateSessionRequest {
+  instanceId: string;
+  sessionId?: string;
+  argv?: string[];
+  command?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  size?: TerminalSize;
+  backend?: SessionBackend;
+  sessionClass?: SessionClass;
+  /** Place on this agent; any live agent for the instance when omitted. */
+  agentId?: string;
+}
+
+export interface SendMessageRequest {
+  message: Message;
+  serviceParameters?: ServiceParameters;
+}
+
+/**
+ * What an edge asks of a session's owner. Every call names the session; the owner validates
+ * it is running, enforces role caps atomically (it is the single writer of membership), and
+ * appends the resulting frames to the session's FrameLog before resolving.
+ *
+ * Errors are BindingErrors (TASK_NOT_FOUND, PERMISSION_DENIED, INVALID_REQUEST, …).
+ */
+export interface SessionControl {
+  createSession(req: CreateSessionRequest): Promise<SessionRecord>;
+  killSession(sessionId: string): Promise<void>;
+
+  join(sessionId: string, req: JoinRequest): Promise<JoinResult>;
+  leave(sessionId: string, clientId: string): Promise<void>;
+  /** Changes the caller's own role; observer→controller needs `canControl` and spare capacity. */
+  setRole(sessionId: string, clientId: string, role: PtyRole, canControl: boolean): Promise<RoleChangeResult>;
+  /** Drops every member held by an edge that died (cluster mode liveness). */
+  releaseEdge(edgeId: string): Promise<void>;
+
+  /** Writes to the PTY in arrival order; rejects PERMISSION_DENIED for non-controllers. */
+  input(sessionId: string, clientId: string, data: Uint8Array): Promise<void>;
+  resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void>;
+  keyframe(sessionId: string): Promise<Keyframe>;
+
+  sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task>;
+  getTask(sessionId: string, taskId: string, historyLength?: number): Promise<Task>;
+  listTasks(
+    sessionId: string,
+    q: { pageSize: number; pageToken?: string; state?: string; contextId?: string },
+  ): Promise<{ tasks: Task[]; nextPageToken?: string }>;
+  cancelTask(sessionId: string, taskId: string): Promise<Task>;
+}

@@ -1,0 +1,11 @@
+// The protocol package builds without DOM or Node types (it is bundled for the browser too);
+// these are the few web-platform globals it uses, present in both runtimes.
+declare function btoa(data: string): string;
+declare function atob(data: string): string;
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean });
+  decode(input?: Uint8Array): string;
+}

@@ -1,0 +1,78 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { Envelope } from './envelope';
+import { BindingError } from './errors';
+import { isClientOp, type ClientOp } from './ops';
+import { envelopeSchema, payloadSchemas } from './schemas';
+
+const ajv = new Ajv2020({ allErrors: false, strict: false });
+addFormats(ajv, ['date-time']);
+
+const validateEnvelope = ajv.compile(envelopeSchema);
+const validatePayload = new Map<string, ValidateFunction>(
+  Object.entries(payloadSchemas).map(([op, schema]) => [op, ajv.compile(schema)]),
+);
+
+export interface ClientFrame extends Envelope<Record<string, unknown>> {
+  op: ClientOp;
+}
+
+/** A frame that could not be accepted, with the request id to echo when one was readable. */
+export class FrameRejected extends BindingError {
+  constructor(
+    code: 'INVALID_REQUEST' | 'UNSUPPORTED_OPERATION',
+    message: string,
+    readonly requestId: string | undefined,
+  ) {
+    super(code, message);
+  }
+}
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  const e = errors?.[0];
+  if (!e) return 'invalid';
+  const where = e.instancePath || '(root)';
+  if (e.keyword === 'additionalProperties') {
+    return `${where}: unknown field '${String(e.params['additionalProperty'])}'`;
+  }
+  if (e.keyword === 'false schema') return `${where}: field is not allowed from a client`;
+  return `${where} ${e.message ?? 'is invalid'}`;
+}
+
+function readableId(value: unknown): string | undefined {
+  if (value && typeof value === 'object' && 'id' in value) {
+    const id = (value as { id: unknown }).id;
+    if (typeof id === 'string' && id.length > 0 && id.length <= 128) return id;
+  }
+  return undefined;
+}
+
+/**
+ * Parses and validates one client→server text frame. Throws FrameRejected with the binding code
+ * to answer with: malformed JSON or envelope → INVALID_REQUEST; unknown op → UNSUPPORTED_OPERATION.
+ */
+export function parseClientFrame(text: string): ClientFrame {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new FrameRejected('INVALID_REQUEST', 'frame is not valid JSON', undefined);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new FrameRejected('INVALID_REQUEST', 'a frame must be a single JSON object', undefined);
+  }
+  const requestId = readableId(value);
+  if (!validateEnvelope(value)) {
+    throw new FrameRejected('INVALID_REQUEST', `malformed envelope: ${describe(validateEnvelope.errors)}`, requestId);
+  }
+  const frame = value as Envelope<Record<string, unknown> | null>;
+  if (!isClientOp(frame.op)) {
+    throw new FrameRejected('UNSUPPORTED_OPERATION', `unsupported operation '${frame.op}'`, requestId);
+  }
+  const payload = frame.payload ?? {};
+  const check = validatePayload.get(frame.op);
+  if (check && !check(payload)) {
+    throw new FrameRejected('INVALID_REQUEST', `invalid ${frame.op} payload: ${describe(check.errors)}`, requestId);
+  }
+  return { ...frame, op: frame.op, payload };
+}
