@@ -68,6 +68,8 @@ export interface CreateSessionRequest {
 export interface SendMessageRequest {
   message: Message;
   serviceParameters?: ServiceParameters;
+  /** Chosen by the edge for streaming sends, so it can acknowledge before the first update. */
+  taskId?: string;
 }
 
 /**
@@ -93,7 +95,10 @@ export interface SessionControl {
   resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void>;
   keyframe(sessionId: string): Promise<Keyframe>;
 
+  /** Runs the message as a task and resolves with its snapshot once it reached a final state. */
   sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task>;
+  /** Starts the task and resolves once it is WORKING; updates follow through the frame log. */
+  startTask(sessionId: string, req: SendMessageRequest): Promise<Task>;
   getTask(sessionId: string, taskId: string, historyLength?: number): Promise<Task>;
   listTasks(
     sessionId: string,

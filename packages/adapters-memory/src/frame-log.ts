@@ -1,0 +1,201 @@
+import {
+  SequenceConflictError,
+  type FrameLog,
+  type LogBounds,
+  type LogEntry,
+  type RetentionPolicy,
+  type Unsubscribe,
+} from '@pty-ws/ports';
+
+export interface MemoryFrameLogOptions {
+  /**
+   * Told about a subscriber that threw. The append and the other subscribers carry on regardless:
+   * one broken consumer must not stall a session. Defaults to console.error.
+   */
+  onSubscriberError?: (error: unknown, sessionId: string, seq: number) => void;
+}
+
+/** Trimmed slots are only reclaimed once this many have piled up (and at least as many as remain). */
+const COMPACT_AFTER = 1024;
+
+/** One session's retained entries: `entries[head..]`, oldest first, seqs `firstSeq..lastSeq` with no gaps. */
+class SessionLog {
+  // Trimmed slots are cleared (not spliced) so trimming costs O(dropped), not O(retained).
+  entries: (LogEntry | undefined)[] = [];
+  head = 0;
+  lastSeq = 0;
+
+  get retained(): number {
+    return this.entries.length - this.head;
+  }
+
+  get firstSeq(): number {
+    return this.lastSeq - this.retained + 1;
+  }
+
+  /** Position in `entries` of a retained seq. */
+  indexOf(seq: number): number {
+    return this.head + (seq - this.firstSeq);
+  }
+
+  compactIfWorthIt(): void {
+    if (this.head < COMPACT_AFTER || this.head < this.retained) return;
+    this.entries = this.entries.slice(this.head);
+    this.head = 0;
+  }
+}
+
+interface Subscription {
+  onEntry: (entry: LogEntry) => void;
+  active: boolean;
+}
+
+/** A session's subscribers and its in-progress delivery. */
+class Topic {
+  /** Replaced, never mutated, so a delivery in progress iterates a stable list. */
+  subscriptions: readonly Subscription[] = [];
+  delivering = false;
+  /** Entries appended by a subscriber during a delivery; delivered after it so order holds for all. */
+  pending: LogEntry[] = [];
+}
+
+const EMPTY_BOUNDS: Readonly<LogBounds> = Object.freeze({ firstSeq: 1, lastSeq: 0 });
+
+/**
+ * The embedded FrameLog: per-session arrays in this process.
+ *
+ * Entries are stored and returned by reference, without copying: the hot path appends every PTY
+ * output chunk. They are immutable by contract — neither the writer nor readers may modify an
+ * entry (or its `data`/`payload`) after `append`.
+ *
+ * Subscribers are called synchronously inside `append`, in subscription order. An append made by
+ * a subscriber while it is being called is delivered once the current entry has reached every
+ * subscriber, so all of them see entries in sequence order. `remove` forgets a session's entries
+ * and sequence (the next append must be seq 1) but keeps its subscribers.
+ */
+export class MemoryFrameLog implements FrameLog {
+  private readonly sessions = new Map<string, SessionLog>();
+  private readonly topics = new Map<string, Topic>();
+  private readonly onSubscriberError: (error: unknown, sessionId: string, seq: number) => void;
+
+  constructor(options: MemoryFrameLogOptions = {}) {
+    this.onSubscriberError =
+      options.onSubscriberError ??
+      ((error, sessionId, seq) => console.error(`frame log subscriber of ${sessionId} failed on seq ${seq}`, error));
+  }
+
+  async append(sessionId: string, entry: LogEntry): Promise<void> {
+    let log = this.sessions.get(sessionId);
+    const expected = (log?.lastSeq ?? 0) + 1;
+    if (entry.seq !== expected) throw new SequenceConflictError(sessionId, expected, entry.seq);
+    if (!log) {
+      log = new SessionLog();
+      this.sessions.set(sessionId, log);
+    }
+    log.entries.push(entry);
+    log.lastSeq = entry.seq;
+    const topic = this.topics.get(sessionId);
+    if (topic) this.deliver(sessionId, topic, entry);
+  }
+
+  async read(sessionId: string, afterSeq: number, opts: { toSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
+    requireInteger('afterSeq', afterSeq);
+    if (opts.toSeq !== undefined) requireInteger('toSeq', opts.toSeq);
+    if (opts.limit !== undefined) requireInteger('limit', opts.limit);
+    const log = this.sessions.get(sessionId);
+    if (!log) return [];
+    const from = Math.max(afterSeq + 1, log.firstSeq);
+    let to = Math.min(opts.toSeq ?? log.lastSeq, log.lastSeq);
+    if (opts.limit !== undefined) to = Math.min(to, from + opts.limit - 1);
+    if (to < from) return [];
+    // Slots from `head` on are always set, so the slice holds no cleared ones.
+    return log.entries.slice(log.indexOf(from), log.indexOf(to) + 1) as LogEntry[];
+  }
+
+  async bounds(sessionId: string): Promise<LogBounds> {
+    return boundsOf(this.sessions.get(sessionId));
+  }
+
+  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void): Unsubscribe {
+    let topic = this.topics.get(sessionId);
+    if (!topic) {
+      topic = new Topic();
+      this.topics.set(sessionId, topic);
+    }
+    const subscription: Subscription = { onEntry, active: true };
+    topic.subscriptions = [...topic.subscriptions, subscription];
+    return () => {
+      if (!subscription.active) return;
+      // Marked first: a delivery already iterating the old list must skip it from now on.
+      subscription.active = false;
+      const current = this.topics.get(sessionId);
+      if (!current) return;
+      current.subscriptions = current.subscriptions.filter((s) => s !== subscription);
+      if (current.subscriptions.length === 0 && !current.delivering) this.topics.delete(sessionId);
+    };
+  }
+
+  async trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds> {
+    const log = this.sessions.get(sessionId);
+    if (!log) return boundsOf(undefined);
+    // Kept while among the last minFrames OR younger than minAgeMs: the larger window (README interpretation 7).
+    const firstOfLastFrames = log.lastSeq - policy.minFrames + 1;
+    const oldestYoungTs = nowMs - policy.minAgeMs;
+    const { entries } = log;
+    let i = log.head;
+    for (; i < entries.length; i++) {
+      const entry = entries[i] as LogEntry;
+      // Stop at the first kept entry so what remains stays gapless, even if clocks stepped back.
+      if (entry.seq >= firstOfLastFrames || entry.ts > oldestYoungTs) break;
+      entries[i] = undefined;
+    }
+    log.head = i;
+    log.compactIfWorthIt();
+    return boundsOf(log);
+  }
+
+  async remove(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+  }
+
+  private report(error: unknown, sessionId: string, seq: number): void {
+    try {
+      this.onSubscriberError(error, sessionId, seq);
+    } catch {
+      // A failing reporter must not cost the remaining subscribers their entries.
+    }
+  }
+
+  private deliver(sessionId: string, topic: Topic, entry: LogEntry): void {
+    if (topic.delivering) {
+      topic.pending.push(entry);
+      return;
+    }
+    topic.delivering = true;
+    try {
+      let next: LogEntry | undefined = entry;
+      while (next) {
+        for (const s of topic.subscriptions) {
+          if (!s.active) continue;
+          try {
+            s.onEntry(next);
+          } catch (error) {
+            this.report(error, sessionId, next.seq);
+          }
+        }
+        next = topic.pending.shift();
+      }
+    } finally {
+      topic.delivering = false;
+      if (topic.subscriptions.length === 0) this.topics.delete(sessionId);
+    }
+  }
+}
+
+function boundsOf(log: SessionLog | undefined): LogBounds {
+  return log ? { firstSeq: log.firstSeq, lastSeq: log.lastSeq } : { ...EMPTY_BOUNDS };
+}
+
+function requireInteger(name: string, value: number): void {
+  if (!Number.isInteger(value)) throw new RangeError(`${name} must be an integer, got ${value}`);
+}

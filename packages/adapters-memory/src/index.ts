@@ -1,0 +1,6 @@
+/** Embedded (single-process) implementations of the ports: the default wiring of the standalone server. */
+export { MemoryFrameLog, type MemoryFrameLogOptions } from './frame-log';
+export { MemorySessionRegistry } from './session-registry';
+export { MemoryTokenStore } from './token-store';
+export { MemoryTaskStore } from './task-store';
+export { MemoryMembershipStore } from './membership-store';

@@ -1,0 +1,54 @@
+/** The service's configuration, read from `PTYWS_*` variables by `loadConfig`. */
+export interface Config {
+  /** PTYWS_HOST, default 127.0.0.1 */
+  host: string;
+  /** PTYWS_PORT, default 8080; 0 picks a free port (tests). */
+  port: number;
+  /** PTYWS_INSTANCE_ID, default `local` */
+  instanceId: string;
+  /** PTYWS_EDGE_ID, default `<hostname>-<pid>` */
+  edgeId: string;
+  /** PTYWS_AGENT_ID, default `<hostname>` */
+  agentId: string;
+  /** PTYWS_AUTH: `enabled` (default) or `disabled` (local harnesses only). */
+  authEnabled: boolean;
+  /** PTYWS_ADMIN_TOKEN: when unset a fresh one is generated and printed at start. */
+  adminToken?: string;
+  /** PTYWS_PING_INTERVAL_MS, default 30000 */
+  pingIntervalMs: number;
+  /** PTYWS_PONG_TIMEOUT_MS, default 90000 */
+  pongTimeoutMs: number;
+  /** PTYWS_REPLAY_FRAMES, default 1000 */
+  replayFrames: number;
+  /** PTYWS_REPLAY_RETENTION_S, default 86400 */
+  replayRetentionS: number;
+  /** PTYWS_MAX_CONTROLLERS, default 4 */
+  maxControllers: number;
+  /** PTYWS_MAX_OBSERVERS, default 32 */
+  maxObservers: number;
+  /** PTYWS_KEYFRAME_INTERVAL_S, default 5 */
+  keyframeIntervalS: number;
+  /** PTYWS_KEYFRAME_INTERVAL_FRAMES, default 100 */
+  keyframeIntervalFrames: number;
+  /** PTYWS_DEFAULT_COLS / PTYWS_DEFAULT_ROWS, default 120 × 30 */
+  defaultCols: number;
+  defaultRows: number;
+  /** PTYWS_MAX_FRAME_BYTES, default 1048576: largest inbound WebSocket message. */
+  maxFrameBytes: number;
+  /** PTYWS_SHELL: default login shell when a session names no argv/command; default $SHELL or /bin/bash. */
+  shell: string;
+  /** PTYWS_OUTPUT_COALESCE_MS, default 5: how long PTY output may wait to be merged into one frame. */
+  outputCoalesceMs: number;
+  /** PTYWS_OUTPUT_FRAME_BYTES, default 32768: an Output frame is flushed once it reaches this size. */
+  outputFrameBytes: number;
+  /** PTYWS_SLOW_CONSUMER_BYTES, default 1048576: socket backlog past which an observer is skipped forward. */
+  slowConsumerBytes: number;
+  /** PTYWS_TASK_TIMEOUT_S, default 600: a task's command is killed (FAILED) after this long. */
+  taskTimeoutS: number;
+  /** PTYWS_TASK_OUTPUT_BYTES, default 65536: task output kept as its artifact (the tail beyond is cut). */
+  taskOutputBytes: number;
+  /** PTYWS_CLOSED_SESSION_TTL_S, default 86400: how long a closed session stays listed and replayable. */
+  closedSessionTtlS: number;
+  /** PTYWS_LOG_LEVEL: fatal|error|warn|info|debug|trace|silent, default info */
+  logLevel: string;
+}

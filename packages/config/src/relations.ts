@@ -1,0 +1,68 @@
+import type { Config } from './config';
+import { describeValue } from './describe-value';
+import { FIELD_SPECS, type FieldSpec } from './variables';
+
+/** A field's value and where it came from: the source decides which of two related fields is blamed. */
+export interface Resolved {
+  value: unknown;
+  source: 'env' | 'override' | 'default';
+}
+
+const specOf = (field: keyof Config): FieldSpec => {
+  const spec = FIELD_SPECS.find((s) => s.field === field);
+  if (!spec) throw new Error(`no variable for ${field}`);
+  return spec;
+};
+
+interface Relation {
+  field: keyof Config;
+  other: keyof Config;
+  holds(value: number, other: number): boolean;
+  /** Phrasing when `field` is blamed (it was set, or both were). */
+  what: string;
+  expected: string;
+  /** Phrasing when only `other` was set explicitly, so it is the one to change. */
+  otherWhat: string;
+  otherExpected: string;
+}
+
+const RELATIONS: readonly Relation[] = [
+  {
+    field: 'pongTimeoutMs',
+    other: 'pingIntervalMs',
+    holds: (pong, ping) => pong > ping,
+    what: 'not greater than',
+    expected: 'a timeout longer than the ping interval (typically 3 × it)',
+    otherWhat: 'not less than',
+    otherExpected: 'an interval shorter than the pong timeout (typically a third of it)',
+  },
+  {
+    field: 'slowConsumerBytes',
+    other: 'outputFrameBytes',
+    holds: (slow, frame) => slow >= frame,
+    what: 'smaller than',
+    expected: 'a backlog of at least one full Output frame',
+    otherWhat: 'larger than',
+    otherExpected: 'an Output frame no larger than the slow-consumer backlog',
+  },
+];
+
+/** Constraints between two fields, checked once both passed their own checks. */
+export function crossFieldProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
+  const problems: string[] = [];
+  for (const rel of RELATIONS) {
+    const a = resolved.get(rel.field);
+    const b = resolved.get(rel.other);
+    // A field that already failed its own check has been reported; don't pile on.
+    if (!a || !b || typeof a.value !== 'number' || typeof b.value !== 'number') continue;
+    if (rel.holds(a.value, b.value)) continue;
+    const blameOther = a.source === 'default' && b.source !== 'default';
+    const [blamed, blamedValue, otherSpec, otherValue, what, expected] = blameOther
+      ? [specOf(rel.other), b.value, specOf(rel.field), a.value, rel.otherWhat, rel.otherExpected]
+      : [specOf(rel.field), a.value, specOf(rel.other), b.value, rel.what, rel.expected];
+    problems.push(
+      `${blamed.name}=${describeValue(blamedValue, blamed.secret)}: ${what} ${otherSpec.name} (${otherValue}); expected ${expected}`,
+    );
+  }
+  return problems;
+}

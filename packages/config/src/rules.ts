@@ -1,0 +1,114 @@
+/**
+ * How one variable's text becomes a value and what values are acceptable.
+ *
+ * Parsing (text → value) and checking (value → acceptable?) are separate so that `overrides`,
+ * which arrive already typed, go through the same range checks as the environment.
+ */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+export interface Rule<T> {
+  /** What a valid value looks like, phrased to follow "expected". */
+  readonly expected: string;
+  parse(text: string): Parsed<T>;
+  /** Returns what is wrong with an already typed value, or undefined when it is fine. */
+  check(value: T): string | undefined;
+}
+
+/** setTimeout fires at once (with a warning) past 2^31-1 ms, so every timer value stays below it. */
+export const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_S = Math.floor(MAX_TIMER_MS / 1000);
+
+function withExpected(what: string, expected: string): string {
+  return `${what}; expected ${expected}`;
+}
+
+export function integer(min: number, max: number): Rule<number> {
+  const expected = `a whole number from ${min} to ${max}`;
+  return {
+    expected,
+    parse(text) {
+      const t = text.trim();
+      // Number() would accept "1e3", "0x10" and "" — surprising in a config file, so digits only.
+      if (!/^-?\d+$/.test(t)) return { ok: false, problem: withExpected('not a whole number', expected) };
+      const value = Number(t);
+      if (!Number.isSafeInteger(value)) return { ok: false, problem: withExpected('too large', expected) };
+      return { ok: true, value };
+    },
+    check(value) {
+      if (!Number.isSafeInteger(value)) return withExpected('not a whole number', expected);
+      if (value < min) return withExpected('too small', expected);
+      if (value > max) return withExpected('too large', expected);
+      return undefined;
+    },
+  };
+}
+
+export function oneOf<T extends string>(values: readonly T[]): Rule<T> {
+  const expected = `one of ${values.join('|')}`;
+  const isMember = (v: string): v is T => (values as readonly string[]).includes(v);
+  return {
+    expected,
+    parse(text) {
+      const t = text.trim();
+      return isMember(t) ? { ok: true, value: t } : { ok: false, problem: withExpected('not a known value', expected) };
+    },
+    check(value) {
+      return isMember(value) ? undefined : withExpected('not a known value', expected);
+    },
+  };
+}
+
+/** A two-word switch stored as a boolean (PTYWS_AUTH=enabled|disabled). */
+export function toggle(on: string, off: string): Rule<boolean> {
+  const expected = `${on} or ${off}`;
+  return {
+    expected,
+    parse(text) {
+      const t = text.trim();
+      if (t === on) return { ok: true, value: true };
+      if (t === off) return { ok: true, value: false };
+      return { ok: false, problem: withExpected('not a known value', expected) };
+    },
+    check(value) {
+      return typeof value === 'boolean' ? undefined : withExpected('not a boolean', expected);
+    },
+  };
+}
+
+/** A string checked by a predicate; `parse` only trims. */
+export function text(expected: string, isValid: (value: string) => boolean, what = 'invalid'): Rule<string> {
+  return {
+    expected,
+    parse(raw) {
+      const value = raw.trim();
+      return isValid(value) ? { ok: true, value } : { ok: false, problem: withExpected(what, expected) };
+    },
+    check(value) {
+      return typeof value === 'string' && isValid(value) ? undefined : withExpected(what, expected);
+    },
+  };
+}
+
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export const identifier = (): Rule<string> =>
+  text(`1–64 characters of A-Z a-z 0-9 . _ - starting with a letter or digit (${ID_PATTERN.source})`, (v) =>
+    ID_PATTERN.test(v),
+  );
+
+export const host = (): Rule<string> =>
+  text('a host name or IP address to listen on, without spaces (e.g. 127.0.0.1, 0.0.0.0, ::)', (v) =>
+    /^[^\s/]{1,253}$/.test(v),
+  );
+
+export const absolutePath = (): Rule<string> =>
+  // Only the form is checked: edges load the same config but never start a shell.
+  text('an absolute path such as /bin/bash', (v) => v.startsWith('/') && !/[\0\n]/.test(v), 'not an absolute path');
+
+/** The admin token is a bearer secret: long enough not to be guessed, and free of whitespace. */
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+export const secretToken = (): Rule<string> =>
+  text(
+    `at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace, or unset to generate one`,
+    (v) => v.length >= MIN_ADMIN_TOKEN_LENGTH && !/\s/.test(v),
+  );

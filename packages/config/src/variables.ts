@@ -1,0 +1,239 @@
+import { MAX_DIMENSION, MIN_COLS, MIN_ROWS } from '@pty-ws/protocol';
+import type { Config } from './config';
+import { defaultAgentId, defaultEdgeId, defaultShell } from './defaults';
+import {
+  absolutePath,
+  host,
+  identifier,
+  integer,
+  MAX_TIMER_MS,
+  MAX_TIMER_S,
+  oneOf,
+  secretToken,
+  toggle,
+  type Rule,
+} from './rules';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** One configuration variable as documented (the README table is generated from these). */
+export interface ConfigVariable {
+  name: string;
+  field: keyof Config;
+  /** The default as text for people; dynamic defaults are described (`<hostname>-<pid>`). */
+  default: string;
+  description: string;
+}
+
+interface VariableSpec<K extends keyof Config> {
+  name: string;
+  default: string;
+  description: string;
+  rule: Rule<NonNullable<Config[K]>>;
+  /** For defaults that are not the parsed `default` text (machine-dependent or absent). */
+  defaultValue?: (env: NodeJS.ProcessEnv) => Config[K];
+  /** Never echoed in problems. */
+  secret?: boolean;
+}
+
+/** Keyed by field so the compiler insists every Config field has exactly one variable. */
+type SpecTable = { [K in keyof Config]-?: VariableSpec<K> };
+
+const MAX_RETENTION_S = 10 * 365 * 86_400;
+const MIB = 1024 * 1024;
+
+const SPECS: SpecTable = {
+  host: {
+    name: 'PTYWS_HOST',
+    default: '127.0.0.1',
+    description: 'Address the HTTP/WebSocket server listens on.',
+    rule: host(),
+  },
+  port: {
+    name: 'PTYWS_PORT',
+    default: '8080',
+    description: 'TCP port to listen on; 0 picks a free port (tests).',
+    rule: integer(0, 65_535),
+  },
+  instanceId: {
+    name: 'PTYWS_INSTANCE_ID',
+    default: 'local',
+    description: 'Instance (tenant) this deployment serves; scopes sessions, tasks and tokens.',
+    rule: identifier(),
+  },
+  edgeId: {
+    name: 'PTYWS_EDGE_ID',
+    default: '<hostname>-<pid>',
+    description: 'Identity of this edge node; its death releases the roles of its connections.',
+    rule: identifier(),
+    defaultValue: defaultEdgeId,
+  },
+  agentId: {
+    name: 'PTYWS_AGENT_ID',
+    default: '<hostname>',
+    description: 'Identity of this PTY agent; sessions are owned by an agent.',
+    rule: identifier(),
+    defaultValue: defaultAgentId,
+  },
+  authEnabled: {
+    name: 'PTYWS_AUTH',
+    default: 'enabled',
+    description: '`enabled` or `disabled`; disable only for local test harnesses.',
+    rule: toggle('enabled', 'disabled'),
+  },
+  adminToken: {
+    name: 'PTYWS_ADMIN_TOKEN',
+    default: '(generated at start)',
+    description: 'Bootstrap admin bearer token; when unset a fresh one is generated and printed at start.',
+    rule: secretToken(),
+    defaultValue: () => undefined,
+    secret: true,
+  },
+  pingIntervalMs: {
+    name: 'PTYWS_PING_INTERVAL_MS',
+    default: '30000',
+    description: 'How often the server pings each WebSocket.',
+    rule: integer(10, MAX_TIMER_MS),
+  },
+  pongTimeoutMs: {
+    name: 'PTYWS_PONG_TIMEOUT_MS',
+    default: '90000',
+    description: 'A connection silent for this long is closed; must exceed the ping interval.',
+    rule: integer(11, MAX_TIMER_MS),
+  },
+  replayFrames: {
+    name: 'PTYWS_REPLAY_FRAMES',
+    default: '1000',
+    description: 'Replay keeps at least the last this many frames per session (`replay_buffer_frames`).',
+    rule: integer(1, 10_000_000),
+  },
+  replayRetentionS: {
+    name: 'PTYWS_REPLAY_RETENTION_S',
+    default: '86400',
+    description:
+      'Replay also keeps every frame younger than this (`replay_buffer_retention_seconds`); the larger window wins.',
+    rule: integer(0, MAX_RETENTION_S),
+  },
+  maxControllers: {
+    name: 'PTYWS_MAX_CONTROLLERS',
+    default: '4',
+    description: 'Simultaneous controllers per session; further requests are downgraded to observer.',
+    rule: integer(1, 64),
+  },
+  maxObservers: {
+    name: 'PTYWS_MAX_OBSERVERS',
+    default: '32',
+    description: 'Simultaneous observers per session; further joins are refused.',
+    rule: integer(1, 10_000),
+  },
+  keyframeIntervalS: {
+    name: 'PTYWS_KEYFRAME_INTERVAL_S',
+    default: '5',
+    description: 'A Keyframe at least this often during active output.',
+    rule: integer(1, 3_600),
+  },
+  keyframeIntervalFrames: {
+    name: 'PTYWS_KEYFRAME_INTERVAL_FRAMES',
+    default: '100',
+    description: 'A Keyframe after this many Output frames since the last one.',
+    rule: integer(1, 1_000_000),
+  },
+  defaultCols: {
+    name: 'PTYWS_DEFAULT_COLS',
+    default: '120',
+    description: 'Terminal width of a session created without a size.',
+    rule: integer(MIN_COLS, MAX_DIMENSION),
+  },
+  defaultRows: {
+    name: 'PTYWS_DEFAULT_ROWS',
+    default: '30',
+    description: 'Terminal height of a session created without a size.',
+    rule: integer(MIN_ROWS, MAX_DIMENSION),
+  },
+  maxFrameBytes: {
+    name: 'PTYWS_MAX_FRAME_BYTES',
+    default: '1048576',
+    description: 'Largest inbound WebSocket message; larger ones close the connection.',
+    rule: integer(1024, 64 * MIB),
+  },
+  shell: {
+    name: 'PTYWS_SHELL',
+    default: '$SHELL or /bin/bash',
+    description: 'Login shell for sessions that name no argv/command; an absolute path.',
+    rule: absolutePath(),
+    defaultValue: defaultShell,
+  },
+  outputCoalesceMs: {
+    name: 'PTYWS_OUTPUT_COALESCE_MS',
+    default: '5',
+    description: 'How long PTY output may wait to be merged into one Output frame.',
+    rule: integer(0, 1_000),
+  },
+  outputFrameBytes: {
+    name: 'PTYWS_OUTPUT_FRAME_BYTES',
+    default: '32768',
+    description: 'An Output frame is flushed once it reaches this size.',
+    rule: integer(64, 16 * MIB),
+  },
+  slowConsumerBytes: {
+    name: 'PTYWS_SLOW_CONSUMER_BYTES',
+    default: '1048576',
+    description: 'Socket backlog past which an observer is skipped forward (`PTY_OUTPUT_LAGGED`).',
+    rule: integer(1024, 1024 * MIB),
+  },
+  taskTimeoutS: {
+    name: 'PTYWS_TASK_TIMEOUT_S',
+    default: '600',
+    description: "A task's command is killed (FAILED) after this long.",
+    rule: integer(1, MAX_TIMER_S),
+  },
+  taskOutputBytes: {
+    name: 'PTYWS_TASK_OUTPUT_BYTES',
+    default: '65536',
+    description: 'Task output kept as its artifact; the tail beyond is cut.',
+    rule: integer(1, 64 * MIB),
+  },
+  closedSessionTtlS: {
+    name: 'PTYWS_CLOSED_SESSION_TTL_S',
+    default: '86400',
+    description: 'How long a closed session stays listed and replayable.',
+    rule: integer(0, MAX_RETENTION_S),
+  },
+  logLevel: {
+    name: 'PTYWS_LOG_LEVEL',
+    default: 'info',
+    description: `Log level: ${LOG_LEVELS.join('|')}.`,
+    rule: oneOf(LOG_LEVELS),
+  },
+};
+
+/** A spec with its field, erased to what the loader needs. */
+export interface FieldSpec {
+  field: keyof Config;
+  name: string;
+  default: string;
+  description: string;
+  secret: boolean;
+  rule: Rule<unknown>;
+  defaultValue?: (env: NodeJS.ProcessEnv) => unknown;
+}
+
+export const FIELD_SPECS: readonly FieldSpec[] = (Object.keys(SPECS) as (keyof Config)[]).map((field) => {
+  const spec = SPECS[field] as VariableSpec<keyof Config>;
+  return {
+    field,
+    name: spec.name,
+    default: spec.default,
+    description: spec.description,
+    secret: spec.secret === true,
+    // Each rule is paired with its own field in SPECS; erasing the type here is what lets one loop load them all.
+    rule: spec.rule as Rule<unknown>,
+    ...(spec.defaultValue ? { defaultValue: spec.defaultValue } : {}),
+  };
+});
+
+export const CONFIG_VARIABLES: readonly Readonly<ConfigVariable>[] = Object.freeze(
+  FIELD_SPECS.map(({ name, field, default: def, description }) =>
+    Object.freeze({ name, field, default: def, description }),
+  ),
+);

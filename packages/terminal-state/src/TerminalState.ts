@@ -1,0 +1,124 @@
+/**
+ * The per-session headless terminal: fed with every PTY output byte, it produces keyframes.
+ *
+ * Ordering: xterm.js parses `write()` data asynchronously through its own FIFO write buffer and
+ * runs each write's callback synchronously right after that chunk is parsed, before the next chunk
+ * (WriteBuffer._innerWrite). So a resize or a snapshot is queued as an empty write whose callback
+ * does the work: it sees exactly the chunks queued before it and none queued after, while plain
+ * writes keep xterm's batching (no per-write round trip through our own queue).
+ */
+import { createHeadlessTerminal, type HeadlessTerminal } from './xterm';
+import { serializeScreenState } from './screenState';
+
+export interface ScreenSnapshot {
+  /** `vt100-screen-state-v1`: apply with `term.reset(); term.write(snapshot)` on a cols×rows terminal. */
+  snapshot: string;
+  cols: number;
+  rows: number;
+}
+
+export interface TerminalStateOptions {
+  cols: number;
+  rows: number;
+  /**
+   * Lines kept above the screen (default 100, minimum 1). Keyframes only carry the screen, but the
+   * emulator needs some scrollback: xterm.js 6 corrupts its buffer when it reflows wrapped lines on
+   * resize with scrollback 0 (the screen ends up reading past the buffer), and lines pulled back
+   * from scrollback when the window grows should match what attached clients show.
+   */
+  scrollback?: number;
+  /**
+   * Called when xterm.js throws while parsing output (the rest of that chunk is skipped and the
+   * session keeps going, see parserGuard.ts). Default: ignored.
+   */
+  onParseError?: (error: Error) => void;
+}
+
+const DEFAULT_SCROLLBACK = 100;
+
+const EMPTY = new Uint8Array(0);
+
+function checkDimension(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+}
+
+export class TerminalState {
+  private readonly headless: HeadlessTerminal;
+  private queuedCols: number;
+  private queuedRows: number;
+  private disposed = false;
+  private readonly pendingSnapshots = new Set<(reason: Error) => void>();
+
+  constructor(opts: TerminalStateOptions) {
+    checkDimension('cols', opts.cols);
+    checkDimension('rows', opts.rows);
+    const scrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
+    if (!Number.isInteger(scrollback) || scrollback < 0) throw new RangeError(`scrollback must be >= 0, got ${scrollback}`);
+    const onParseError = opts.onParseError ?? ((): void => undefined);
+    this.headless = createHeadlessTerminal(opts.cols, opts.rows, Math.max(scrollback, 1), onParseError);
+    this.queuedCols = opts.cols;
+    this.queuedRows = opts.rows;
+  }
+
+  /** Geometry after every queued resize has been applied (what the next snapshot will report). */
+  get cols(): number {
+    return this.queuedCols;
+  }
+
+  get rows(): number {
+    return this.queuedRows;
+  }
+
+  /**
+   * Queues raw PTY bytes. xterm.js keeps its UTF-8 decoder state between writes, so a multibyte
+   * character split across calls is decoded correctly. The bytes are copied because xterm holds a
+   * reference until it parses them and callers (PTY readers) may reuse their buffer.
+   */
+  write(data: Uint8Array): void {
+    if (this.disposed || data.length === 0) return;
+    this.headless.term.write(data.slice());
+  }
+
+  resize(cols: number, rows: number): void {
+    checkDimension('cols', cols);
+    checkDimension('rows', rows);
+    if (this.disposed) return;
+    this.queuedCols = cols;
+    this.queuedRows = rows;
+    this.afterQueued(() => this.headless.term.resize(cols, rows));
+  }
+
+  snapshot(): Promise<ScreenSnapshot> {
+    if (this.disposed) return Promise.reject(new Error('TerminalState is disposed'));
+    return new Promise<ScreenSnapshot>((resolve, reject) => {
+      this.pendingSnapshots.add(reject);
+      this.afterQueued(() => {
+        this.pendingSnapshots.delete(reject);
+        try {
+          // Synchronous on purpose: no later chunk can be parsed while we serialize.
+          const { term, serializer } = this.headless;
+          resolve({ snapshot: serializeScreenState(term, serializer), cols: term.cols, rows: term.rows });
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
+    });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const error = new Error('TerminalState disposed before the snapshot was taken');
+    for (const reject of this.pendingSnapshots) reject(error);
+    this.pendingSnapshots.clear();
+    this.headless.term.dispose();
+  }
+
+  /** Runs `action` once every write/resize queued so far has been applied, before later ones. */
+  private afterQueued(action: () => void): void {
+    this.headless.term.write(EMPTY, () => {
+      // xterm may still drain its buffer after dispose(); the terminal must not be touched then.
+      if (!this.disposed) action();
+    });
+  }
+}

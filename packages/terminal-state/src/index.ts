@@ -1,0 +1,1 @@
+export { TerminalState, type ScreenSnapshot, type TerminalStateOptions } from './TerminalState';

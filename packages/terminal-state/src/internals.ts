@@ -1,0 +1,120 @@
+/**
+ * Read-only access to xterm.js core state that the public API does not expose but a keyframe must
+ * carry: the SGR pen, the raw cursor column (which may equal `cols` while a wrap is pending), the
+ * scroll region, the DECSC saved cursor, cursor visibility, the mouse report encoding, the cursor
+ * shape set by DECSCUSR and the designated character sets.
+ *
+ * The serialize addon itself reads `_core._inputHandler._curAttrData` the same way (xterm.js issue
+ * #3677). Every field is checked at runtime: if an xterm.js upgrade moves one, `readCoreState`
+ * throws a descriptive error (caught by the tests) instead of producing subtly wrong keyframes.
+ */
+import type { Terminal } from './xterm';
+import type { AttributeSource } from './sgr';
+import type { Charset } from './charsets';
+
+/** Per-buffer state, rows relative to the top of the screen (not to the scrollback). */
+export interface BufferCoreState {
+  /** 0..cols; `cols` means "last column written, wrap pending" (DECAWM). */
+  readonly cursorX: number;
+  readonly cursorY: number;
+  /** Inclusive DECSTBM margins, 0-based. */
+  readonly scrollTop: number;
+  readonly scrollBottom: number;
+  /** DECSC (ESC 7 / CSI s / DECSET 1049) saved cursor and pen. */
+  readonly savedX: number;
+  readonly savedY: number;
+  readonly savedPen: AttributeSource;
+  readonly savedCharset: Charset;
+}
+
+export type CursorShape = 'block' | 'underline' | 'bar';
+
+export interface CoreState {
+  readonly pen: AttributeSource;
+  readonly normal: BufferCoreState;
+  readonly alt: BufferCoreState;
+  readonly cursorHidden: boolean;
+  /** Mouse report encoding: 'DEFAULT' (X10 bytes), 'SGR' (DECSET 1006) or 'SGR_PIXELS' (1016). */
+  readonly mouseEncoding: string;
+  /** Set by DECSCUSR; undefined means "the embedder's option" (the default). */
+  readonly cursorShape: CursorShape | undefined;
+  readonly cursorBlink: boolean | undefined;
+  /** G0..G3 charset tables (undefined = US ASCII), the level shifted into GL, and the charset in
+   * effect for printing (normally the shifted table, see charsets.ts). */
+  readonly charsets: ReadonlyArray<Charset>;
+  readonly glevel: number;
+  readonly charset: Charset;
+}
+
+type Obj = Record<string, unknown>;
+
+function field(owner: unknown, name: string, path: string): unknown {
+  if (typeof owner !== 'object' || owner === null || !(name in owner)) {
+    throw new Error(`@pty-ws/terminal-state: xterm.js internal "${path}.${name}" not found (xterm upgraded?)`);
+  }
+  return (owner as Obj)[name];
+}
+
+function num(owner: unknown, name: string, path: string): number {
+  const v = field(owner, name, path);
+  if (typeof v !== 'number') throw new Error(`@pty-ws/terminal-state: xterm.js internal "${path}.${name}" is not a number`);
+  return v;
+}
+
+function attrs(owner: unknown, name: string, path: string): AttributeSource {
+  const v = field(owner, name, path);
+  if (typeof (v as Partial<AttributeSource> | null)?.isBold !== 'function') {
+    throw new Error(`@pty-ws/terminal-state: xterm.js internal "${path}.${name}" is not attribute data`);
+  }
+  return v as AttributeSource;
+}
+
+function readBuffer(buffer: unknown, path: string): BufferCoreState {
+  const ybase = num(buffer, 'ybase', path);
+  return {
+    cursorX: num(buffer, 'x', path),
+    cursorY: num(buffer, 'y', path),
+    scrollTop: num(buffer, 'scrollTop', path),
+    scrollBottom: num(buffer, 'scrollBottom', path),
+    savedX: num(buffer, 'savedX', path),
+    // savedY is absolute (ybase + y) and the keyframe only knows the screen. A saved row that has
+    // scrolled off the top is restored (ESC 8 / DECRST 1049) to row 0 by xterm.js, so clamp like it.
+    savedY: Math.max(num(buffer, 'savedY', path) - ybase, 0),
+    savedPen: attrs(buffer, 'savedCurAttrData', path),
+    savedCharset: charsetTable(field(buffer, 'savedCharset', path)),
+  };
+}
+
+function charsetTable(v: unknown): Charset {
+  return typeof v === 'object' && v !== null ? (v as Record<string, string>) : undefined;
+}
+
+function optionalShape(v: unknown): CursorShape | undefined {
+  return v === 'block' || v === 'underline' || v === 'bar' ? v : undefined;
+}
+
+export function readCoreState(term: Terminal): CoreState {
+  const core = field(term, '_core', 'Terminal');
+  const inputHandler = field(core, '_inputHandler', '_core');
+  const buffers = field(core, 'buffers', '_core');
+  const coreService = field(core, 'coreService', '_core');
+  const decPrivateModes = field(coreService, 'decPrivateModes', 'coreService');
+  const mouseService = field(core, 'coreMouseService', '_core');
+  const charsetService = field(core, '_charsetService', '_core');
+  const charsets = field(charsetService, '_charsets', '_charsetService');
+  const encoding = field(mouseService, 'activeEncoding', 'coreMouseService');
+  const blink = (decPrivateModes as Obj)['cursorBlink'];
+  return {
+    pen: attrs(inputHandler, '_curAttrData', '_inputHandler'),
+    normal: readBuffer(field(buffers, 'normal', 'buffers'), 'buffers.normal'),
+    alt: readBuffer(field(buffers, 'alt', 'buffers'), 'buffers.alt'),
+    cursorHidden: field(coreService, 'isCursorHidden', 'coreService') === true,
+    mouseEncoding: typeof encoding === 'string' ? encoding : 'DEFAULT',
+    cursorShape: optionalShape((decPrivateModes as Obj)['cursorStyle']),
+    cursorBlink: typeof blink === 'boolean' ? blink : undefined,
+    charsets: Array.isArray(charsets) ? charsets.map(charsetTable) : [],
+    glevel: num(charsetService, 'glevel', '_charsetService'),
+    // Declared without initializer in xterm.js, so the property is absent until first assigned.
+    charset: charsetTable((charsetService as Obj)['charset']),
+  };
+}

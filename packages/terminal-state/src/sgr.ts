@@ -1,0 +1,69 @@
+/**
+ * Absolute SGR ("pen") encoding of a set of text attributes.
+ *
+ * The serialize addon only emits SGR *differences* between consecutive cells and, for the pen, a
+ * difference against the last cell it wrote. We re-position the cursor (and sometimes re-print a
+ * cell) after its output, so we need an encoding that does not depend on what was emitted before:
+ * it always starts with `0` (reset) and then sets every attribute that is on.
+ */
+
+/** The attribute getters shared by xterm's public IBufferCell and its internal AttributeData. */
+export interface AttributeSource {
+  isBold(): number;
+  isDim(): number;
+  isItalic(): number;
+  isUnderline(): number;
+  isBlink(): number;
+  isInverse(): number;
+  isInvisible(): number;
+  isStrikethrough(): number;
+  isOverline(): number;
+  isFgRGB(): boolean;
+  isBgRGB(): boolean;
+  isFgPalette(): boolean;
+  isBgPalette(): boolean;
+  getFgColor(): number;
+  getBgColor(): number;
+}
+
+function colorParams(kind: 'fg' | 'bg', attrs: AttributeSource): number[] {
+  const isRgb = kind === 'fg' ? attrs.isFgRGB() : attrs.isBgRGB();
+  const isPalette = kind === 'fg' ? attrs.isFgPalette() : attrs.isBgPalette();
+  const color = kind === 'fg' ? attrs.getFgColor() : attrs.getBgColor();
+  const base = kind === 'fg' ? 30 : 40;
+  if (isRgb) return [base + 8, 2, (color >>> 16) & 0xff, (color >>> 8) & 0xff, color & 0xff];
+  if (!isPalette) return [];
+  // Same convention as the serialize addon: indexes 0-15 as 30-37/90-97 (40-47/100-107), so a
+  // cell and the pen that painted it encode identically. xterm.js renders both forms the same.
+  if (color >= 16) return [base + 8, 5, color];
+  return [color >= 8 ? base + 60 + (color - 8) : base + color];
+}
+
+/** `CSI 0;...m` reproducing exactly the given attributes, whatever the previous pen was. */
+export function absoluteSgr(attrs: AttributeSource): string {
+  const params: number[] = [0];
+  if (attrs.isBold()) params.push(1);
+  if (attrs.isDim()) params.push(2);
+  if (attrs.isItalic()) params.push(3);
+  if (attrs.isUnderline()) params.push(4);
+  if (attrs.isBlink()) params.push(5);
+  if (attrs.isInverse()) params.push(7);
+  if (attrs.isInvisible()) params.push(8);
+  if (attrs.isStrikethrough()) params.push(9);
+  if (attrs.isOverline()) params.push(53);
+  params.push(...colorParams('fg', attrs), ...colorParams('bg', attrs));
+  return `\x1b[${params.join(';')}m`;
+}
+
+/**
+ * `CSI 0;<background>m`: the pen for erasing (ECH/EL/ED copy only the background colour into
+ * the erased cells), so blank coloured cells are recreated exactly as an erase made them.
+ */
+export function backgroundSgr(attrs: AttributeSource): string {
+  return `\x1b[${[0, ...colorParams('bg', attrs)].join(';')}m`;
+}
+
+/** True when the attributes are the terminal default (what `CSI 0 m` / a reset leaves). */
+export function isDefaultAttributes(attrs: AttributeSource): boolean {
+  return absoluteSgr(attrs) === '\x1b[0m';
+}

@@ -1,0 +1,144 @@
+import { TerminalState } from '@pty-ws/terminal-state';
+import {
+  continueBoth,
+  diffTerminals,
+  newTerminal,
+  referenceTerminal,
+  restore,
+  screenLines,
+  utf8,
+  writeAsync,
+} from './screen';
+import { COLS, ROWS, TUI_CONTINUATION, TUI_STREAM, irregularChunks, splitsMultibyte } from './tuiStream';
+
+async function snapshotOf(cols: number, rows: number, data: string | Uint8Array[]): ReturnType<TerminalState['snapshot']> {
+  const state = new TerminalState({ cols, rows });
+  try {
+    for (const chunk of typeof data === 'string' ? [utf8(data)] : data) state.write(chunk);
+    return await state.snapshot();
+  } finally {
+    state.dispose();
+  }
+}
+
+describe('vt100-screen-state-v1 restore of a TUI session', () => {
+  const bytes = utf8(TUI_STREAM);
+  const chunks = irregularChunks(bytes);
+
+  it('feeds the stream with multibyte characters split across writes', () => {
+    expect(splitsMultibyte(chunks)).toBe(true);
+  });
+
+  it('reproduces every cell, the cursor, the alternate screen and the modes', async () => {
+    const snap = await snapshotOf(COLS, ROWS, chunks);
+    expect(snap).toMatchObject({ cols: COLS, rows: ROWS });
+    const expected = await referenceTerminal(COLS, ROWS, bytes);
+    const actual = await restore(snap);
+
+    // The reference really is in the state the test is about (guards against a vacuous pass).
+    expect(expected.buffer.active.type).toBe('alternate');
+    expect([expected.buffer.active.cursorX, expected.buffer.active.cursorY]).toEqual([30, 11]);
+    expect(screenLines(expected)[0]).toContain('top - 12:00:00');
+    expect(screenLines(expected)[5]).toContain('温度');
+    expect(expected.modes).toMatchObject({ applicationCursorKeysMode: true, bracketedPasteMode: true, mouseTrackingMode: 'drag' });
+
+    expect(diffTerminals(expected, actual)).toEqual([]);
+  });
+
+  it('continues identically after the keyframe, including leaving the alternate screen', async () => {
+    const snap = await snapshotOf(COLS, ROWS, chunks);
+    const expected = await referenceTerminal(COLS, ROWS, bytes);
+    const actual = await restore(snap);
+    await continueBoth(expected, actual, TUI_CONTINUATION);
+
+    expect(expected.buffer.active.type).toBe('normal');
+    expect(screenLines(expected).join('\n')).toContain('back in the shell');
+    expect(screenLines(expected)[0]).toContain('red bright orange rgb'); // scrolled up by one
+    expect(diffTerminals(expected, actual)).toEqual([]);
+  });
+
+  it('restores into a terminal that was dirty before reset() (client rule: reset before a keyframe)', async () => {
+    const dirt = [
+      'garbage everywhere\x1b[41m\x1b[2J\x1b[5;10r\x1b[?6h\x1b[4h\x1b[?7l\x1b[?25l\x1b(0qqq',
+      '\x1b[?1000h\x1b[?1006h\x1b[6 q\x1b[3;3H\x1b[1;7m\x1b7\x1b[?1049h\x1b[44mALT\x1b[?2004h',
+    ].join('');
+    const snap = await snapshotOf(COLS, ROWS, chunks);
+    const expected = await referenceTerminal(COLS, ROWS, bytes);
+    const actual = await restore(snap, dirt);
+    expect(diffTerminals(expected, actual)).toEqual([]);
+    await continueBoth(expected, actual, TUI_CONTINUATION);
+    expect(diffTerminals(expected, actual)).toEqual([]);
+  });
+
+  it('restores the normal screen when no app is running', async () => {
+    const shellOnly = TUI_STREAM.slice(0, TUI_STREAM.indexOf('\x1b[?1049h'));
+    const snap = await snapshotOf(COLS, ROWS, shellOnly);
+    const expected = await referenceTerminal(COLS, ROWS, shellOnly);
+    const actual = await restore(snap);
+    expect(expected.buffer.active.type).toBe('normal');
+    expect(screenLines(expected)[4]).toMatch(/^long:abcdefghij/);
+    expect(screenLines(expected)[5]).toBe('fghij' + 'abcdefghij'.repeat(2));
+    expect(diffTerminals(expected, actual)).toEqual([]);
+    await continueBoth(expected, actual, 'ls\r\n\x1b[33myellow\x1b[0m\r\n'.repeat(12));
+    expect(diffTerminals(expected, actual)).toEqual([]);
+  });
+});
+
+describe('state the serialize addon does not carry', () => {
+  const cases: Array<{ name: string; input: string; continuation: string }> = [
+    { name: 'wrap pending after the last column', input: '\x1b[3;1H' + 'W'.repeat(COLS), continuation: 'Z next' },
+    { name: 'wrap pending after a wide char', input: '\x1b[3;1H' + 'x'.repeat(COLS - 2) + '中', continuation: 'Y' },
+    { name: 'wrap pending with autowrap off', input: '\x1b[?7l\x1b[2;1H' + 'q'.repeat(COLS + 3), continuation: 'QR\x1b[?7h' },
+    { name: 'scroll region', input: 'top\x1b[5;10r\x1b[10;1Hbottom', continuation: '\n\n\nscrolled\r\n\n\n\n\n\n\n\nend' },
+    { name: 'origin mode', input: 'abc\x1b[5;10r\x1b[?6h\x1b[3;4Hxy', continuation: '\x1b[1;1H*\x1b[20;1H#\n\n\n\n\n\n\nend' },
+    { name: 'DECSC saved cursor and pen', input: '\x1b[5;7H\x1b[1;35m\x1b7\x1b[0m\x1b[10;1Hmoved', continuation: '\x1b8restored' },
+    { name: 'pen with truecolor bg (and BCE)', input: '\x1b[3;4;38;2;1;2;3;48;5;100mpen', continuation: 'more\x1b[K\r\n\x1b[2K' },
+    { name: 'pen with bright colours', input: '\x1b[2;9;95;104mx', continuation: 'y' },
+    { name: 'DEC graphics mid-drawing', input: '\x1b(0lqq', continuation: 'qqk\x1b(Bq' },
+    { name: 'SO into G1 graphics', input: '\x1b)0\x0eqq', continuation: 'q\x0fq' },
+    { name: 'insert mode', input: 'hello world\x1b[4h\x1b[1;7H', continuation: 'big ' },
+    { name: 'alt screen entered with a coloured pen', input: 'shell\x1b[41m\x1b[?1049h\x1b[0m\x1b[2Jhi\x1b[44m', continuation: 'x\x1b[?1049lafter' },
+    { name: 'alt screen via 1047 (no save)', input: 'shell\x1b[?1047h\x1b[5;5Happ', continuation: '\x1b[?1047lout' },
+    { name: 'cursor hidden, SGR mouse, bar cursor', input: '\x1b[?25l\x1b[?1003h\x1b[?1006h\x1b[5 q\x1b[?1004h', continuation: 'x' },
+    { name: 'reverse wrap and app keypad', input: '\x1b[?45h\x1b=\x1b[2;1Habc', continuation: '\x1b[1;1H\bZ' },
+    { name: 'LNM (newline mode)', input: '\x1b[20hline1\n', continuation: 'line2\nline3' },
+    { name: 'combining characters', input: 'e\u0301a\u0308 x\u20dd', continuation: 'o\u0302' },
+    { name: 'empty terminal', input: '', continuation: 'first output' },
+  ];
+
+  it.each(cases)('$name', async ({ input, continuation }) => {
+    const snap = await snapshotOf(COLS, ROWS, input);
+    const expected = await referenceTerminal(COLS, ROWS, input);
+    const actual = await restore(snap);
+    expect(diffTerminals(expected, actual)).toEqual([]);
+    await continueBoth(expected, actual, continuation);
+    expect(diffTerminals(expected, actual)).toEqual([]);
+  });
+
+  it('really is in a pending-wrap state in the wrap cases (x === cols)', async () => {
+    const term = await referenceTerminal(COLS, ROWS, '\x1b[3;1H' + 'W'.repeat(COLS));
+    expect(term.buffer.active.cursorX).toBe(COLS);
+  });
+});
+
+describe('the comparison used above', () => {
+  it('reports a single differing attribute and a cursor off by one', async () => {
+    const a = newTerminal(10, 3);
+    const b = newTerminal(10, 3);
+    await writeAsync(a, 'ab\x1b[38;2;1;2;3mc');
+    await writeAsync(b, 'ab\x1b[38;2;1;2;4mc ');
+    const diffs = diffTerminals(a, b);
+    expect(diffs.some((d) => d.startsWith('cell 2,0'))).toBe(true);
+    expect(diffs).toContain('cursor (3,0) != (4,0)');
+  });
+
+  it('reports differing hidden state (pen, scroll region)', async () => {
+    const a = newTerminal(10, 5);
+    const b = newTerminal(10, 5);
+    await writeAsync(a, '\x1b[2;4r\x1b[1m');
+    await writeAsync(b, '\x1b[H');
+    const diffs = diffTerminals(a, b);
+    expect(diffs.some((d) => d.startsWith('pen:'))).toBe(true);
+    expect(diffs.some((d) => d.startsWith('normalBuffer:'))).toBe(true);
+  });
+});

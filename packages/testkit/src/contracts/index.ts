@@ -1,0 +1,10 @@
+/**
+ * Contract suites for the ports: each takes a factory and registers the same jest tests, so the
+ * memory implementations and the networked ones (NATS, Postgres) are held to one behaviour.
+ */
+export { frameLogContract, type FrameLogFixture } from './frame-log.contract';
+export { sessionRegistryContract, type SessionRegistryFixture } from './session-registry.contract';
+export { tokenStoreContract, type TokenStoreFixture } from './token-store.contract';
+export { taskStoreContract, type TaskStoreFixture } from './task-store.contract';
+export { membershipStoreContract, type MembershipStoreFixture } from './membership-store.contract';
+export { uniqueId, waitFor, settle } from './support';

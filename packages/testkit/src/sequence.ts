@@ -1,0 +1,59 @@
+/**
+ * Per-connection sequence rules (binding §8.1, spec README interpretation 1): log frames take a
+ * fresh, strictly increasing number; frames addressed to one connection carry the sequence of
+ * the last log frame already written to it (0 if none), so `sequence` never decreases.
+ */
+import { describeFrame, isKeyframe, isLogFrame, seqOf, type Received } from './frames';
+
+/** Returns the violations found (empty when the connection's frames follow the rules). */
+export function sequenceViolations(frames: readonly Received[]): string[] {
+  const out: string[] = [];
+  let last = 0;
+  frames.forEach((r, i) => {
+    if (r.type === 'text') {
+      out.push(`#${i}: unparsable text frame`);
+      return;
+    }
+    const seq = seqOf(r);
+    if (seq === undefined || !Number.isInteger(seq) || seq < 0) {
+      out.push(`#${i} ${describeFrame(r)}: missing or invalid sequence`);
+      return;
+    }
+    if (isLogFrame(r)) {
+      if (seq <= last) out.push(`#${i} ${describeFrame(r)}: log frame sequence ${seq} not above ${last}`);
+      last = Math.max(last, seq);
+    } else if (isKeyframe(r)) {
+      if (seq < last) out.push(`#${i} ${describeFrame(r)}: keyframe sequence ${seq} below ${last}`);
+      last = Math.max(last, seq);
+    } else if (seq !== last) {
+      out.push(`#${i} ${describeFrame(r)}: connection frame should carry ${last} (last log frame), has ${seq}`);
+    }
+  });
+  return out;
+}
+
+/** Sequences of the log frames (including logged keyframes) in arrival order. */
+export function logSequences(frames: readonly Received[]): number[] {
+  const out: number[] = [];
+  let last = 0;
+  for (const r of frames) {
+    const seq = seqOf(r);
+    if (seq === undefined) continue;
+    if (isLogFrame(r) || (isKeyframe(r) && seq > last)) {
+      out.push(seq);
+      last = Math.max(last, seq);
+    }
+  }
+  return out;
+}
+
+/** Gaps in a list of sequence numbers expected to be contiguous. */
+export function gaps(seqs: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < seqs.length; i++) {
+    const a = seqs[i - 1] as number;
+    const b = seqs[i] as number;
+    if (b !== a + 1) out.push(`${a} → ${b}`);
+  }
+  return out;
+}

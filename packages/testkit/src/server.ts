@@ -1,0 +1,83 @@
+/**
+ * Starts a real server for a test. The mode comes from PTYWS_TEST_MODE so the same suite can
+ * later run against a cluster; only `embedded` (one process, in-memory adapters) exists now.
+ */
+import type { Config } from '@pty-ws/config';
+
+/** What the suite needs from a running node (structurally the standalone `RunningNode`). */
+export interface NodeHandle {
+  config: Config;
+  host: string;
+  port: number;
+  instanceId: string;
+  adminToken: string;
+  httpUrl: string;
+  wsUrl: string;
+  stop(): Promise<void>;
+}
+
+export type TestMode = 'embedded';
+
+export interface TestServer {
+  readonly mode: TestMode;
+  readonly node: NodeHandle;
+  readonly httpUrl: string;
+  readonly wsUrl: string;
+  readonly instanceId: string;
+  readonly adminToken: string;
+  /** `ws://…/agents/{instance_id}/sessions/{session_id}/attach` */
+  attachUrl(sessionId: string, instanceId?: string): string;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Small, fast tunables; each test file overrides what it exercises. */
+export function testDefaults(): Partial<Config> {
+  counter += 1;
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    instanceId: `inst-${process.pid}-${counter}`,
+    logLevel: process.env['PTYWS_TEST_LOG_LEVEL'] ?? 'silent',
+    shell: '/bin/sh',
+    pingIntervalMs: 500,
+    pongTimeoutMs: 5000,
+  };
+}
+
+export function testMode(): TestMode {
+  const mode = process.env['PTYWS_TEST_MODE'] ?? 'embedded';
+  if (mode !== 'embedded') throw new Error(`PTYWS_TEST_MODE=${mode} is not supported yet (only 'embedded')`);
+  return mode;
+}
+
+type StartNode = (overrides: Partial<Config>) => Promise<NodeHandle>;
+
+function loadStartNode(): StartNode {
+  // Resolved at run time so the testkit builds before (and independently of) the service.
+  const moduleName = '@pty-ws/standalone';
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(moduleName) as { startNode?: unknown };
+  if (typeof mod.startNode !== 'function') throw new Error(`${moduleName} does not export startNode`);
+  return mod.startNode as StartNode;
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const mode = testMode();
+  const node = await loadStartNode()({ ...testDefaults(), ...overrides });
+  const wsUrl = node.wsUrl.replace(/\/$/, '');
+  const httpUrl = node.httpUrl.replace(/\/$/, '');
+  let stopping: Promise<void> | undefined;
+  return {
+    mode,
+    node,
+    httpUrl,
+    wsUrl,
+    instanceId: node.instanceId,
+    adminToken: node.adminToken,
+    attachUrl: (sessionId, instanceId = node.instanceId) =>
+      `${wsUrl}/agents/${encodeURIComponent(instanceId)}/sessions/${encodeURIComponent(sessionId)}/attach`,
+    stop: () => (stopping ??= node.stop()),
+  };
+}

@@ -1,0 +1,75 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { BindingError, SCOPES, type Scope } from '@pty-ws/protocol';
+import type { TokenRecord, TokenStore } from '@pty-ws/ports';
+
+/** Who is on the other end of a request or connection, fixed at upgrade (binding §7.2). */
+export interface Principal {
+  id: string;
+  scopes: ReadonlySet<Scope>;
+  instanceId?: string;
+  sessionId?: string;
+  tokenId?: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** 256 bits of randomness, base64url: the token itself is shown once and never stored. */
+export function generateToken(): string {
+  return `ptyws_${randomBytes(32).toString('base64url')}`;
+}
+
+export function canControl(p: Principal): boolean {
+  return p.scopes.has('pty:control') || p.scopes.has('pty:admin');
+}
+export function canObserve(p: Principal): boolean {
+  return p.scopes.has('pty:observe') || canControl(p);
+}
+export function isAdmin(p: Principal): boolean {
+  return p.scopes.has('pty:admin');
+}
+
+export const ANONYMOUS: Principal = { id: 'anonymous', scopes: new Set<Scope>(SCOPES) };
+
+export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'revoked';
+
+/** Resolves bearer tokens to principals against the TokenStore (hash lookup, never the token). */
+export class Authenticator {
+  constructor(
+    private readonly tokens: TokenStore,
+    readonly enabled: boolean,
+  ) {}
+
+  async authenticate(token: string | undefined): Promise<Principal> {
+    if (!this.enabled) return ANONYMOUS;
+    if (!token) throw new AuthError('missing', 'a bearer token is required');
+    const rec = await this.tokens.findByHash(hashToken(token));
+    if (!rec) throw new AuthError('invalid', 'the bearer token is not valid');
+    if (rec.revokedAt !== undefined) throw new AuthError('revoked', 'the bearer token has been revoked');
+    if (rec.expiresAt !== undefined && rec.expiresAt <= Date.now()) throw new AuthError('expired', 'the bearer token has expired');
+    void this.tokens.touch(rec.tokenId, Date.now()).catch(() => undefined);
+    return principalOf(rec);
+  }
+}
+
+export function principalOf(rec: TokenRecord): Principal {
+  const p: Principal = { id: `token:${rec.tokenId}`, scopes: new Set(rec.scopes), instanceId: rec.instanceId, tokenId: rec.tokenId };
+  if (rec.sessionId) p.sessionId = rec.sessionId;
+  return p;
+}
+
+export class AuthError extends BindingError {
+  constructor(
+    readonly reason: AuthFailure,
+    message: string,
+  ) {
+    super('UNAUTHENTICATED', message);
+  }
+}
+
+/** `Authorization: Bearer <token>` → token. */
+export function bearerFromHeader(header: string): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}

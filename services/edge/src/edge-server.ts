@@ -1,0 +1,135 @@
+import type { Config } from '@pty-ws/config';
+import { CloseCode, type SessionHostCapabilities } from '@pty-ws/protocol';
+import type { FrameLog, SessionControl, SessionRegistry, TokenStore } from '@pty-ws/ports';
+import { Authenticator } from './auth';
+import { mountRestApi } from './http/rest-api';
+import type { Logger } from './logger';
+import { uWS, type us_listen_socket } from './uws';
+import { AttachHandler } from './ws/attach-handler';
+import type { Conn } from './ws/connection';
+import { HubRegistry } from './ws/hubs';
+import { upgradeHandler } from './ws/upgrade';
+
+export interface EdgeDeps {
+  config: Config;
+  control: SessionControl;
+  log: FrameLog;
+  registry: SessionRegistry;
+  tokens: TokenStore;
+  logger: Logger;
+  sessionHost: SessionHostCapabilities;
+  ready?: () => boolean;
+}
+
+export interface RunningEdge {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts an edge: REST + AgentCard + the pty-ws/v1 attach endpoint on one uWS listener. */
+export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
+  const { config, logger } = deps;
+  const app = uWS.App();
+  let handler!: AttachHandler;
+  const hubs = new HubRegistry({
+    app,
+    log: deps.log,
+    logger,
+    slowConsumerBytes: config.slowConsumerBytes,
+    onLagged: (conn) => logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
+  });
+  const auth = new Authenticator(deps.tokens, config.authEnabled);
+  handler = new AttachHandler({ control: deps.control, log: deps.log, hubs, logger, edgeId: config.edgeId, sessionHost: deps.sessionHost });
+  let draining = false;
+
+  // Closed frames end every connection of the session after they were delivered.
+  const closeWatch = new Map<string, () => void>();
+  const watchClosed = (sessionId: string) => {
+    if (closeWatch.has(sessionId)) return;
+    const unsub = deps.log.subscribe(sessionId, (e) => {
+      if (e.type === 'event' && e.op === 'pty.session_frame' && e.payload['kind'] === 'Closed') {
+        setImmediate(() => {
+          for (const conn of [...handler.conns]) {
+            if (conn.sessionId === sessionId) handler.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+          }
+          closeWatch.get(sessionId)?.();
+          closeWatch.delete(sessionId);
+        });
+      }
+    });
+    closeWatch.set(sessionId, unsub);
+  };
+
+  app.ws<Conn>('/agents/:instance/sessions/:session/attach', {
+    maxPayloadLength: config.maxFrameBytes,
+    maxBackpressure: Math.max(config.slowConsumerBytes * 4, 4 * 1024 * 1024),
+    closeOnBackpressureLimit: 0,
+    idleTimeout: 0,
+    sendPingsAutomatically: false,
+    upgrade: upgradeHandler({ registry: deps.registry, auth, logger }),
+    open: (ws) => {
+      if (draining) {
+        ws.end(CloseCode.NORMAL, 'server_shutdown');
+        return;
+      }
+      watchClosed(ws.getUserData().sessionId);
+      void handler.open(ws);
+    },
+    message: (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary),
+    drain: (ws) => void handler.resumeLagged(ws.getUserData()),
+    pong: (ws) => {
+      ws.getUserData().lastPongAt = Date.now();
+    },
+    close: (ws, code) => handler.closed(ws.getUserData(), code),
+  });
+
+  mountRestApi(app, {
+    config,
+    control: deps.control,
+    registry: deps.registry,
+    tokens: deps.tokens,
+    log: deps.log,
+    auth,
+    ready: () => !draining && (deps.ready?.() ?? true),
+    hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
+    onTokenRevoked: (tokenId) => {
+      for (const conn of [...handler.conns]) {
+        if (conn.principal.tokenId === tokenId) handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED);
+      }
+    },
+  });
+
+  // Keepalive (binding §2.4): ping every interval; reap sockets silent past the pong timeout.
+  const heartbeat = setInterval(() => {
+    const now = Date.now();
+    for (const conn of [...handler.conns]) {
+      if (!conn.ws || !conn.open) continue;
+      if (now - conn.lastPongAt > config.pongTimeoutMs) {
+        logger.warn({ session_id: conn.sessionId, client_id: conn.clientId, role: conn.role }, 'reaping stale connection');
+        const ws = conn.ws;
+        handler.closed(conn, CloseCode.SERVER_ERROR);
+        ws.close(); // half-open peers never answer a close handshake: drop the socket
+      } else {
+        conn.ws.ping();
+      }
+    }
+  }, config.pingIntervalMs);
+  heartbeat.unref();
+
+  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(config.host, config.port, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${config.port}`))));
+  });
+  const port = uWS.us_socket_local_port(listenSocket);
+
+  return {
+    port,
+    async stop() {
+      draining = true;
+      clearInterval(heartbeat);
+      for (const conn of [...handler.conns]) handler.goodbye(conn, 'server_shutdown', CloseCode.NORMAL);
+      for (const unsub of closeWatch.values()) unsub();
+      uWS.us_listen_socket_close(listenSocket);
+      for (const hub of hubs.all()) hub.dispose();
+    },
+  };
+}

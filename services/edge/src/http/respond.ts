@@ -1,0 +1,71 @@
+import { BindingError, errorPayload, type BindingErrorCode } from '@pty-ws/protocol';
+import type { HttpResponse } from '../uws';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
+  404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 416: 'Range Not Satisfiable',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+/** Tracks whether the client went away: uWS forbids touching an aborted response. */
+export interface Responder {
+  res: HttpResponse;
+  aborted: boolean;
+}
+
+export function responder(res: HttpResponse): Responder {
+  const r: Responder = { res, aborted: false };
+  res.onAborted(() => {
+    r.aborted = true;
+  });
+  return r;
+}
+
+export function sendJson(r: Responder, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (r.aborted) return;
+  r.res.cork(() => {
+    r.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+    r.res.writeHeader('content-type', 'application/json');
+    r.res.writeHeader('cache-control', 'no-store');
+    for (const [k, v] of Object.entries(headers)) r.res.writeHeader(k, v);
+    r.res.end(status === 204 ? '' : JSON.stringify(body));
+  });
+}
+
+/** The JSON error body every endpoint uses: `{error: {code, message, a2a_error, retryable}}`. */
+export function sendError(r: Responder, code: BindingErrorCode, message: string, status?: number): void {
+  const err = new BindingError(code, message);
+  sendJson(r, status ?? err.httpStatus, { error: errorPayload(code, message) });
+}
+
+export function sendCaught(r: Responder, err: unknown): void {
+  if (err instanceof BindingError) {
+    sendJson(r, err.httpStatus, { error: err.toPayload() });
+  } else {
+    sendError(r, 'INTERNAL', 'internal server error');
+  }
+}
+
+/** Reads a JSON body up to `limit` bytes; rejects INVALID_REQUEST on overflow or bad JSON. */
+export function readJson(r: Responder, limit: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    r.res.onData((ab, isLast) => {
+      size += ab.byteLength;
+      if (size > limit) {
+        reject(new BindingError('INVALID_REQUEST', `request body exceeds ${limit} bytes`));
+        return;
+      }
+      chunks.push(Buffer.from(ab.slice(0)));
+      if (!isLast) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new BindingError('INVALID_REQUEST', 'request body is not valid JSON'));
+      }
+    });
+  });
+}

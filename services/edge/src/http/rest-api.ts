@@ -1,0 +1,266 @@
+import { BindingError, SCOPES, newId, type Scope } from '@pty-ws/protocol';
+import type { Config } from '@pty-ws/config';
+import type { FrameLog, SessionControl, SessionRecord, SessionRegistry, TokenRecord, TokenStore } from '@pty-ws/ports';
+import { bearerFromHeader, generateToken, hashToken, isAdmin, type Authenticator, type Principal } from '../auth';
+import type { TemplatedApp, HttpRequest } from '../uws';
+import { agentCard } from './agent-card';
+import { readJson, responder, sendCaught, sendJson, type Responder } from './respond';
+
+const BODY_LIMIT = 256 * 1024;
+
+export interface RestDeps {
+  config: Config;
+  control: SessionControl;
+  registry: SessionRegistry;
+  tokens: TokenStore;
+  log: FrameLog;
+  auth: Authenticator;
+  /** Closes live connections of a revoked token. */
+  onTokenRevoked: (tokenId: string) => void;
+  ready: () => boolean;
+  hotMisses: (sessionId: string) => number;
+}
+
+interface Req {
+  method: string;
+  url: string;
+  host: string;
+  authorization: string;
+  params: string[];
+}
+
+type Handler = (r: Responder, req: Req, principal: Principal) => Promise<unknown>;
+
+function snapshotRequest(req: HttpRequest, paramCount: number): Req {
+  const params: string[] = [];
+  for (let i = 0; i < paramCount; i++) params.push(decodeURIComponent(req.getParameter(i) ?? ''));
+  return { method: req.getMethod(), url: req.getUrl(), host: req.getHeader('host'), authorization: req.getHeader('authorization'), params };
+}
+
+function fieldError(field: string, expected: string): BindingError {
+  return new BindingError('INVALID_REQUEST', `field '${field}' must be ${expected}`);
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new BindingError('INVALID_REQUEST', 'request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+function optString(b: Record<string, unknown>, k: string, max = 4096): string | undefined {
+  const v = b[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || v.length > max) throw fieldError(k, `a string of at most ${max} characters`);
+  return v;
+}
+
+function optInt(b: Record<string, unknown>, k: string, min: number, max: number): number | undefined {
+  const v = b[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw fieldError(k, `an integer in ${min}..${max}`);
+  return v;
+}
+
+const SESSION_FIELDS = new Set(['argv', 'command', 'cwd', 'env', 'cols', 'rows', 'session_backend', 'backend', 'session_class', 'session_id', 'agent_id']);
+const TOKEN_FIELDS = new Set(['scopes', 'instance_id', 'session_id', 'ttl_seconds', 'label']);
+
+function rejectUnknown(b: Record<string, unknown>, allowed: Set<string>): void {
+  for (const k of Object.keys(b)) if (!allowed.has(k)) throw new BindingError('INVALID_REQUEST', `unknown field '${k}'`);
+}
+
+/** The admin REST API (sessions, tokens), the AgentCard and health endpoints. */
+export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
+  const { config } = deps;
+  const origin = (host: string) => ({ http: `http://${host}`, ws: `ws://${host}` });
+
+  const route = (method: 'get' | 'post' | 'del', pattern: string, params: number, admin: boolean, handler: Handler) => {
+    app[method](pattern, (res, req) => {
+      const r = responder(res);
+      const snapshot = snapshotRequest(req, params);
+      void (async () => {
+        let principal: Principal;
+        try {
+          principal = await deps.auth.authenticate(bearerFromHeader(snapshot.authorization));
+        } catch (err) {
+          return sendCaught(r, err);
+        }
+        if (admin && !isAdmin(principal)) {
+          return sendCaught(r, new BindingError('PERMISSION_DENIED', 'this endpoint needs the pty:admin scope'));
+        }
+        await handler(r, snapshot, principal);
+      })().catch((err: unknown) => sendCaught(r, err));
+    });
+  };
+
+  const sessionView = async (rec: SessionRecord, host: string) => {
+    const bounds = await deps.log.bounds(rec.sessionId);
+    return {
+      session_id: rec.sessionId,
+      instance_id: rec.instanceId,
+      agent_id: rec.agentId,
+      state: rec.state,
+      argv: rec.spec.argv,
+      cwd: rec.spec.cwd,
+      cols: rec.spec.size.cols,
+      rows: rec.spec.size.rows,
+      session_backend: rec.spec.backend,
+      session_class: rec.spec.sessionClass,
+      pid: rec.pid ?? null,
+      created_at: new Date(rec.createdAt).toISOString(),
+      closed_at: rec.closedAt ? new Date(rec.closedAt).toISOString() : null,
+      exit_code: rec.exitCode ?? null,
+      closed_reason: rec.closedReason ?? null,
+      attach_url: `${origin(host).ws}/agents/${rec.instanceId}/sessions/${rec.sessionId}/attach`,
+      replay: { first_sequence: bounds.firstSeq, last_sequence: bounds.lastSeq, hot_window_misses: deps.hotMisses(rec.sessionId) },
+    };
+  };
+
+  route('post', '/api/v1/sessions', 0, true, async (r, req) => {
+    const b = asObject(await readJson(r, BODY_LIMIT));
+    rejectUnknown(b, SESSION_FIELDS);
+    const argv = b['argv'];
+    if (argv !== undefined && (!Array.isArray(argv) || argv.some((a) => typeof a !== 'string'))) throw fieldError('argv', 'an array of strings');
+    const env = b['env'];
+    if (env !== undefined && (env === null || typeof env !== 'object' || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string'))) {
+      throw fieldError('env', 'an object of string values');
+    }
+    const cols = optInt(b, 'cols', 1, 100000);
+    const rows = optInt(b, 'rows', 1, 100000);
+    if ((cols === undefined) !== (rows === undefined)) throw new BindingError('INVALID_REQUEST', "give both 'cols' and 'rows' or neither");
+    const backend = optString(b, 'session_backend') ?? optString(b, 'backend');
+    const sessionClass = optString(b, 'session_class');
+    const command = optString(b, 'command', 65536);
+    const cwd = optString(b, 'cwd');
+    const agentId = optString(b, 'agent_id', 128);
+    const rec = await deps.control.createSession({
+      instanceId: config.instanceId,
+      ...(argv ? { argv: argv as string[] } : {}),
+      ...(command !== undefined ? { command } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
+      ...(env ? { env: env as Record<string, string> } : {}),
+      ...(cols !== undefined && rows !== undefined ? { size: { cols, rows } } : {}),
+      ...(backend !== undefined ? { backend: backend as never } : {}),
+      ...(sessionClass !== undefined ? { sessionClass: sessionClass as never } : {}),
+      ...(agentId !== undefined ? { agentId } : {}),
+    });
+    sendJson(r, 201, await sessionView(rec, req.host));
+  });
+
+  route('get', '/api/v1/sessions', 0, true, async (r, req) => {
+    const list = await deps.registry.list({ instanceId: config.instanceId });
+    list.sort((a, b) => a.createdAt - b.createdAt);
+    sendJson(r, 200, { sessions: await Promise.all(list.map((s) => sessionView(s, req.host))) });
+  });
+
+  const findSession = async (id: string): Promise<SessionRecord> => {
+    const rec = await deps.registry.get(id);
+    if (!rec || rec.instanceId !== config.instanceId) throw new BindingError('INVALID_REQUEST', `session '${id}' not found`);
+    return rec;
+  };
+  const notFound = (err: unknown, r: Responder) => {
+    if (err instanceof BindingError && /not found/.test(err.message)) {
+      return sendJson(r, 404, { error: err.toPayload() });
+    }
+    return sendCaught(r, err);
+  };
+
+  route('get', '/api/v1/sessions/:id', 1, true, async (r, req) => {
+    try {
+      sendJson(r, 200, await sessionView(await findSession(req.params[0]!), req.host));
+    } catch (err) {
+      notFound(err, r);
+    }
+  });
+
+  route('del', '/api/v1/sessions/:id', 1, true, async (r, req) => {
+    let rec: SessionRecord;
+    try {
+      rec = await findSession(req.params[0]!);
+    } catch (err) {
+      return notFound(err, r);
+    }
+    await deps.control.killSession(rec.sessionId);
+    sendJson(r, 200, await sessionView((await deps.registry.get(rec.sessionId)) ?? rec, req.host));
+  });
+
+  const tokenView = (t: TokenRecord) => ({
+    token_id: t.tokenId,
+    scopes: t.scopes,
+    instance_id: t.instanceId,
+    session_id: t.sessionId ?? null,
+    label: t.label ?? null,
+    created_by: t.createdBy,
+    created_at: new Date(t.createdAt).toISOString(),
+    expires_at: t.expiresAt ? new Date(t.expiresAt).toISOString() : null,
+    last_used_at: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null,
+    revoked_at: t.revokedAt ? new Date(t.revokedAt).toISOString() : null,
+  });
+
+  route('post', '/api/v1/tokens', 0, true, async (r, _req, principal) => {
+    const b = asObject(await readJson(r, BODY_LIMIT));
+    rejectUnknown(b, TOKEN_FIELDS);
+    const scopes = b['scopes'];
+    if (!Array.isArray(scopes) || scopes.length === 0 || scopes.some((s) => !SCOPES.includes(s as Scope))) {
+      throw fieldError('scopes', `a non-empty array of ${SCOPES.join(', ')}`);
+    }
+    const instanceId = optString(b, 'instance_id', 128) ?? config.instanceId;
+    if (instanceId !== config.instanceId) throw new BindingError('INVALID_REQUEST', `instance '${instanceId}' is not served here`);
+    const sessionId = optString(b, 'session_id', 128);
+    if (sessionId !== undefined && !(await deps.registry.get(sessionId))) {
+      throw new BindingError('INVALID_REQUEST', `session '${sessionId}' not found`);
+    }
+    const ttl = optInt(b, 'ttl_seconds', 1, 10 * 365 * 86400);
+    const label = optString(b, 'label', 256);
+    const token = generateToken();
+    const now = Date.now();
+    const rec: TokenRecord = {
+      tokenId: newId(),
+      hash: hashToken(token),
+      scopes: [...new Set(scopes as Scope[])],
+      instanceId,
+      createdBy: principal.id,
+      createdAt: now,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(label !== undefined ? { label } : {}),
+      ...(ttl !== undefined ? { expiresAt: now + ttl * 1000 } : {}),
+    };
+    await deps.tokens.insert(rec);
+    sendJson(r, 201, { ...tokenView(rec), token });
+  });
+
+  route('get', '/api/v1/tokens', 0, true, async (r) => {
+    const list = await deps.tokens.list({ instanceId: config.instanceId });
+    sendJson(r, 200, { tokens: list.map(tokenView) });
+  });
+
+  route('del', '/api/v1/tokens/:id', 1, true, async (r, req) => {
+    const id = req.params[0]!;
+    if (!(await deps.tokens.revoke(id, Date.now()))) {
+      return sendJson(r, 404, { error: new BindingError('INVALID_REQUEST', `token '${id}' not found`).toPayload() });
+    }
+    deps.onTokenRevoked(id);
+    const rec = await deps.tokens.get(id);
+    sendJson(r, 200, rec ? tokenView(rec) : { token_id: id });
+  });
+
+  app.get('/agents/:instance/.well-known/agent-card.json', (res, req) => {
+    const r = responder(res);
+    const instance = decodeURIComponent(req.getParameter(0) ?? '');
+    const host = req.getHeader('host');
+    if (instance !== config.instanceId) {
+      return sendJson(r, 404, { error: new BindingError('INVALID_REQUEST', `instance '${instance}' not found`).toPayload() });
+    }
+    sendJson(r, 200, agentCard(config, instance, origin(host)));
+  });
+
+  app.get('/healthz', (res) => sendJson(responder(res), 200, { status: 'ok' }));
+  app.get('/readyz', (res) => {
+    const ok = deps.ready();
+    sendJson(responder(res), ok ? 200 : 503, { status: ok ? 'ready' : 'not ready' });
+  });
+
+  app.any('/api/*', (res) => {
+    sendJson(responder(res), 404, { error: new BindingError('INVALID_REQUEST', 'no such endpoint').toPayload() });
+  });
+}

@@ -1,0 +1,558 @@
+import {
+  BINDING_URI,
+  BINDING_VERSION,
+  BindingError,
+  EXTENSION_URI,
+  FrameRejected,
+  MAX_DIMENSION,
+  MIN_COLS,
+  MIN_ROWS,
+  PUSH_NOTIFICATION_OPS,
+  SUBPROTOCOL_BINARY,
+  SUBPROTOCOL_JSON,
+  SUPPORTED_OPERATIONS,
+  CloseCode,
+  decodeBase64,
+  decodeInputFrame,
+  errorPayload,
+  newId,
+  parseClientFrame,
+  rfc3339,
+  textOf,
+  type BindingErrorCode,
+  type ClientFrame,
+  type GoodbyeReason,
+  type JoinSessionPayload,
+  type Message,
+  type PtyRole,
+  type SessionHostCapabilities,
+} from '@pty-ws/protocol';
+import type { FrameLog, Keyframe, SessionControl } from '@pty-ws/ports';
+import { replayInRange } from '@pty-ws/ports';
+import { canControl } from '../auth';
+import type { Logger } from '../logger';
+import type { WebSocket } from '../uws';
+import type { Conn } from './connection';
+import type { HubRegistry } from './hubs';
+import { serializeEntry } from './serialized-frame';
+import { taskTopic, type SessionHub } from './session-hub';
+
+export interface AttachDeps {
+  control: SessionControl;
+  log: FrameLog;
+  hubs: HubRegistry;
+  logger: Logger;
+  edgeId: string;
+  sessionHost: SessionHostCapabilities;
+}
+
+/** Failures the PTY reports for one request: sent as a pty.session_frame Error, connection stays up. */
+interface PtyFailureLike {
+  code: 'PTY_WRITE_FAILED' | 'PTY_RESIZE_FAILED' | 'KEYFRAME_UNAVAILABLE';
+  message: string;
+}
+function isPtyFailure(e: unknown): e is PtyFailureLike {
+  return e instanceof Error && e.name === 'PtyFailure';
+}
+
+/**
+ * The pty-ws/v1 binding for one edge: turns client frames into SessionControl calls and
+ * session-log frames into socket writes. Every per-connection frame carries the sequence of the
+ * last log frame written to that connection, so `sequence` never decreases on a socket.
+ */
+export class AttachHandler {
+  readonly conns = new Set<Conn>();
+
+  constructor(private readonly deps: AttachDeps) {}
+
+  // ---- lifecycle --------------------------------------------------------------------------------
+
+  async open(ws: WebSocket<Conn>): Promise<void> {
+    const conn = ws.getUserData();
+    conn.ws = ws;
+    conn.open = true;
+    this.conns.add(conn);
+    let hub: SessionHub;
+    try {
+      hub = await this.deps.hubs.acquire(conn.sessionId);
+    } catch (err) {
+      this.deps.logger.error({ session_id: conn.sessionId, err: (err as Error).message }, 'frame log unavailable');
+      this.fail(conn, 'INTERNAL', 'the session frame log is unavailable', undefined, CloseCode.SERVER_ERROR);
+      return;
+    }
+    if (!conn.open) return;
+    hub.add(conn);
+    this.sendDirect(conn, 'binding_hello', {
+      binding_uri: BINDING_URI,
+      binding_version: BINDING_VERSION,
+      supported_operations: [...SUPPORTED_OPERATIONS],
+      activated_extensions: [EXTENSION_URI],
+      session: { session_id: conn.sessionId, current_sequence: hub.head },
+      session_host: this.deps.sessionHost,
+      payload_mode: { binary: conn.binary, binary_subprotocol: SUBPROTOCOL_BINARY, json_subprotocol: SUBPROTOCOL_JSON },
+    });
+    this.deps.logger.info(
+      { session_id: conn.sessionId, client_id: conn.clientId, principal: conn.principal.id, remote: conn.remoteAddress, binary: conn.binary },
+      'attach',
+    );
+  }
+
+  /** The socket is gone (any reason): release roles and detach (binding §2.4 detach cleanup). */
+  closed(conn: Conn, code: number): void {
+    if (!conn.open) return;
+    conn.open = false;
+    conn.live = false;
+    this.conns.delete(conn);
+    const hub = this.deps.hubs.get(conn.sessionId);
+    hub?.remove(conn);
+    this.deps.hubs.release(conn.sessionId);
+    if (conn.attached) {
+      conn.attached = false;
+      void this.deps.control.leave(conn.sessionId, conn.clientId).catch(() => undefined);
+    }
+    this.deps.logger.info({ session_id: conn.sessionId, client_id: conn.clientId, code }, 'detach');
+  }
+
+  /** Sends binding_goodbye then closes: the orderly close of binding §5.4. */
+  goodbye(conn: Conn, reason: GoodbyeReason, code: number = CloseCode.NORMAL, detail?: string): void {
+    if (!conn.open || !conn.ws) return;
+    this.sendDirect(conn, 'binding_goodbye', detail ? { reason, detail } : { reason });
+    const ws = conn.ws;
+    this.closed(conn, code);
+    ws.end(code, reason);
+  }
+
+  // ---- inbound ----------------------------------------------------------------------------------
+
+  message(conn: Conn, data: ArrayBuffer, isBinary: boolean): void {
+    if (!conn.open || conn.leaving) return;
+    if (isBinary) return this.binaryInput(conn, new Uint8Array(data.slice(0)));
+    let frame: ClientFrame;
+    try {
+      frame = parseClientFrame(Buffer.from(data).toString('utf8'));
+    } catch (err) {
+      if (err instanceof FrameRejected) return this.sendError(conn, err.code, err.message, err.requestId);
+      return this.sendError(conn, 'INTERNAL', 'could not read the frame');
+    }
+    this.firstFrame(conn, frame);
+    void this.dispatch(conn, frame).catch((err: unknown) => this.reject(conn, frame.id, err));
+  }
+
+  private firstFrame(conn: Conn, frame: ClientFrame): void {
+    if (conn.firstFrameSeen) return;
+    conn.firstFrameSeen = true;
+    if (frame.service_parameters) conn.serviceParameters = frame.service_parameters;
+    // An explicit extensions list without ours deactivates the PTY verbs for this connection.
+    if (frame.extensions) conn.extensionActive = frame.extensions.includes(EXTENSION_URI);
+  }
+
+  private async dispatch(conn: Conn, f: ClientFrame): Promise<void> {
+    const p = f.payload;
+    if (typeof p['session_id'] === 'string' && p['session_id'] !== conn.sessionId) {
+      throw new BindingError('PERMISSION_DENIED', 'this connection is bound to another session (binding §11)');
+    }
+    if (f.op.startsWith('pty.') && !conn.extensionActive) {
+      throw new BindingError('UNSUPPORTED_OPERATION', `${f.op} needs the ${EXTENSION_URI} extension activated`);
+    }
+    if (PUSH_NOTIFICATION_OPS.has(f.op)) {
+      throw new BindingError(
+        'UNSUPPORTED_OPERATION',
+        `${f.op} is not supported on pty-ws/v1; use the REST or JSON-RPC binding for push notification configs`,
+        { fallback: ['HTTP+JSON', 'JSONRPC'] },
+      );
+    }
+    switch (f.op) {
+      case 'ping':
+        return this.reply(conn, f, 'pong', { client_ts: String(p['client_ts'] ?? ''), server_ts: rfc3339() });
+      case 'UpdateServiceParameters':
+        conn.serviceParameters = p['service_parameters'] as Record<string, unknown>;
+        return this.reply(conn, f, 'UpdateServiceParameters.Response', {});
+      case 'SendMessage':
+        return this.sendMessage(conn, f);
+      case 'SendStreamingMessage':
+        return this.sendStreamingMessage(conn, f);
+      case 'GetTask': {
+        const task = await this.deps.control.getTask(conn.sessionId, String(p['task_id']), p['history_length'] as number | undefined);
+        return this.reply(conn, f, 'GetTask.Response', { task });
+      }
+      case 'ListTasks': {
+        const filter = (p['filter'] ?? {}) as { state?: string; context_id?: string };
+        const page = await this.deps.control.listTasks(conn.sessionId, {
+          pageSize: (p['page_size'] as number | undefined) ?? 50,
+          ...(typeof p['page_token'] === 'string' && p['page_token'] ? { pageToken: p['page_token'] } : {}),
+          ...(filter.state ? { state: filter.state } : {}),
+          ...(filter.context_id ? { contextId: filter.context_id } : {}),
+        });
+        return this.reply(conn, f, 'ListTasks.Response', { tasks: page.tasks, next_page_token: page.nextPageToken ?? null });
+      }
+      case 'CancelTask': {
+        const task = await this.deps.control.cancelTask(conn.sessionId, String(p['task_id']));
+        return this.reply(conn, f, 'CancelTask.Response', { task });
+      }
+      case 'SubscribeToTask':
+        return this.subscribeToTask(conn, f);
+      case 'Unsubscribe':
+        return this.unsubscribe(conn, f);
+      default:
+        return this.queuePty(conn, f);
+    }
+  }
+
+  /** PTY verbs of one connection run one after another, in arrival order. */
+  private queuePty(conn: Conn, f: ClientFrame): Promise<void> {
+    const run = conn.ptyQueue.then(() => (conn.open ? this.pty(conn, f) : undefined));
+    conn.ptyQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async pty(conn: Conn, f: ClientFrame): Promise<void> {
+    const p = f.payload;
+    if (f.op === 'pty.join_session') return this.join(conn, f);
+    if (!conn.attached) throw new BindingError('INVALID_REQUEST', `${f.op} needs pty.join_session first`);
+    switch (f.op) {
+      case 'pty.leave_session':
+        return this.leave(conn);
+      case 'pty.session_input':
+        return this.input(conn, decodeBase64(String(p['data'])));
+      case 'pty.session_resize':
+        return this.resize(conn, p['cols'] as number, p['rows'] as number, f.id);
+      case 'pty.request_role':
+        return this.setRole(conn, p['role'] as PtyRole);
+      case 'pty.release_role':
+        return this.setRole(conn, 'observer');
+      case 'pty.request_keyframe': {
+        const now = Date.now();
+        if (now - conn.lastKeyframeRequestAt < 1000) {
+          throw new BindingError('RATE_LIMITED', 'pty.request_keyframe is limited to one per second per connection');
+        }
+        conn.lastKeyframeRequestAt = now;
+        return this.sendKeyframe(conn, await this.keyframeOrFail(conn));
+      }
+      default:
+        throw new BindingError('UNSUPPORTED_OPERATION', `unsupported operation '${f.op}'`);
+    }
+  }
+
+  // ---- PTY verbs --------------------------------------------------------------------------------
+
+  private async join(conn: Conn, f: ClientFrame): Promise<void> {
+    if (conn.attached) throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
+    const p = f.payload as JoinSessionPayload;
+    this.checkSessionHost(p);
+    const size = p.terminal_size ?? (p.cols !== undefined && p.rows !== undefined ? { cols: p.cols, rows: p.rows } : undefined);
+    if (size) checkSize(size.cols, size.rows);
+    const requestedRole: PtyRole = p.role ?? (canControl(conn.principal) ? 'controller' : 'observer');
+    const hub = this.hub(conn);
+    const result = await this.deps.control.join(conn.sessionId, {
+      clientId: conn.clientId,
+      edgeId: this.deps.edgeId,
+      principalId: conn.principal.id,
+      canControl: canControl(conn.principal),
+      requestedRole,
+      ...(p.client_label !== undefined ? { label: p.client_label } : {}),
+      ...(size ? { size } : {}),
+    });
+    if (!conn.open) {
+      void this.deps.control.leave(conn.sessionId, conn.clientId).catch(() => undefined);
+      return;
+    }
+    conn.attached = true;
+    conn.role = result.grant.role;
+    if (p.client_label !== undefined) conn.label = p.client_label;
+    hub.goOffline(conn);
+    this.sendRoleAssigned(conn, result.grant);
+
+    // Flush: replay (or just this join's MembershipChanged) up to the keyframe's anchor.
+    let from = result.membershipSeq - 1;
+    if (f.replay_from !== undefined && f.replay_from !== null) {
+      const bounds = await this.deps.log.bounds(conn.sessionId);
+      if (replayInRange(f.replay_from, bounds)) {
+        from = Math.min(from, f.replay_from);
+      } else {
+        this.sendError(
+          conn,
+          'REPLAY_OUT_OF_RANGE',
+          `replay_from ${f.replay_from} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`,
+          f.id,
+          { first_retained_sequence: bounds.firstSeq, last_sequence: bounds.lastSeq },
+        );
+      }
+    }
+    await this.sendLogRange(conn, from, result.keyframe.anchorSeq);
+    this.sendKeyframe(conn, result.keyframe);
+    await hub.catchUp(conn);
+  }
+
+  private async leave(conn: Conn): Promise<void> {
+    conn.leaving = true;
+    conn.attached = false;
+    await this.deps.control.leave(conn.sessionId, conn.clientId);
+    // The final MembershipChanged reached this socket through its topic before we close.
+    this.goodbye(conn, 'other', CloseCode.NORMAL, 'left the session');
+  }
+
+  private async input(conn: Conn, data: Uint8Array): Promise<void> {
+    if (!canControl(conn.principal)) throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control');
+    if (conn.role !== 'controller') throw new BindingError('PERMISSION_DENIED', 'observers cannot send input');
+    try {
+      await this.deps.control.input(conn.sessionId, conn.clientId, data);
+    } catch (err) {
+      if (isPtyFailure(err)) return this.sendPtyError(conn, err.code, err.message);
+      throw err;
+    }
+  }
+
+  private async resize(conn: Conn, cols: number, rows: number, requestId: string): Promise<void> {
+    if (!canControl(conn.principal)) throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control');
+    if (conn.role !== 'controller') throw new BindingError('PERMISSION_DENIED', 'observers cannot resize');
+    try {
+      checkSize(cols, rows);
+    } catch (err) {
+      this.deps.logger.info({ session_id: conn.sessionId, client_id: conn.clientId, cols, rows }, 'pty_resize rejected');
+      throw err;
+    }
+    try {
+      await this.deps.control.resize(conn.sessionId, conn.clientId, { cols, rows });
+      this.deps.logger.info({ session_id: conn.sessionId, client_id: conn.clientId, cols, rows, request_id: requestId }, 'pty_resize accepted');
+    } catch (err) {
+      if (isPtyFailure(err)) return this.sendPtyError(conn, err.code, err.message);
+      throw err;
+    }
+  }
+
+  private async setRole(conn: Conn, role: PtyRole): Promise<void> {
+    if (role === 'controller' && !canControl(conn.principal)) {
+      throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control and cannot be a controller');
+    }
+    const result = await this.deps.control.setRole(conn.sessionId, conn.clientId, role, canControl(conn.principal));
+    conn.role = result.grant.role;
+    const hub = this.hub(conn);
+    // RoleAssigned and the role-transition Keyframe go out before the MembershipChanged catches up.
+    hub.goOffline(conn);
+    this.sendRoleAssigned(conn, result.grant);
+    await this.sendLogRange(conn, conn.lastSeq, result.keyframe.anchorSeq);
+    this.sendKeyframe(conn, result.keyframe);
+    await hub.catchUp(conn);
+  }
+
+  private binaryInput(conn: Conn, frame: Uint8Array): void {
+    if (!conn.binary) {
+      return this.sendError(conn, 'INVALID_REQUEST', `binary frames need the ${SUBPROTOCOL_BINARY} subprotocol`);
+    }
+    const data = decodeInputFrame(frame);
+    if (!data) return this.sendError(conn, 'INVALID_REQUEST', 'binary frame is not a PW1I input frame (bad magic)');
+    if (!conn.extensionActive) {
+      return this.sendError(conn, 'UNSUPPORTED_OPERATION', `PTY input needs the ${EXTENSION_URI} extension`);
+    }
+    // Same queue as the JSON verbs, so binary and JSON input keep their arrival order.
+    conn.ptyQueue = conn.ptyQueue.then(async () => {
+      if (!conn.open) return;
+      if (!conn.attached) return this.sendError(conn, 'INVALID_REQUEST', 'PTY input needs pty.join_session first');
+      await this.input(conn, data).catch((err: unknown) => this.reject(conn, undefined, err));
+    });
+  }
+
+  private checkSessionHost(p: JoinSessionPayload): void {
+    const host = this.deps.sessionHost;
+    const backend = p.session_backend ?? p.backend;
+    if (backend !== undefined && !host.supported_backends.includes(backend)) {
+      throw new BindingError('INVALID_REQUEST', `session_backend.not_implemented: '${backend}' is not supported here`, {
+        reason: 'session_backend.not_implemented',
+      });
+    }
+    const cls = p.session_class;
+    if (cls !== undefined && (!host.supported_classes.includes(cls) || ((backend ?? 'native') === 'native' && cls !== 'direct'))) {
+      throw new BindingError('INVALID_REQUEST', `session_class.not_implemented: '${cls}' is not supported with this backend`, {
+        reason: 'session_class.not_implemented',
+      });
+    }
+  }
+
+  // ---- A2A tasks ----------------------------------------------------------------------------------
+
+  private async sendMessage(conn: Conn, f: ClientFrame): Promise<void> {
+    const message = normalizeMessage(f.payload['message'] as Message);
+    const task = await this.deps.control.sendMessage(conn.sessionId, {
+      message,
+      ...(conn.serviceParameters ? { serviceParameters: conn.serviceParameters } : {}),
+    });
+    this.reply(conn, f, 'SendMessage.Response', { task });
+  }
+
+  private async sendStreamingMessage(conn: Conn, f: ClientFrame): Promise<void> {
+    const message = normalizeMessage(f.payload['message'] as Message);
+    if (!textOf(message).trim()) throw new BindingError('INVALID_REQUEST', 'the message has no text part to run');
+    const taskId = newId();
+    // Subscribe before the task exists and acknowledge first: the Accepted frame then always
+    // precedes the task's first TaskStatusUpdate on this socket.
+    this.addTaskSubscription(conn, taskId);
+    this.reply(conn, f, 'SendStreamingMessage.Accepted', { task_id: taskId });
+    try {
+      await this.deps.control.startTask(conn.sessionId, {
+        message,
+        taskId,
+        ...(conn.serviceParameters ? { serviceParameters: conn.serviceParameters } : {}),
+      });
+    } catch (err) {
+      this.removeTaskSubscription(conn, taskId);
+      throw err;
+    }
+  }
+
+  private async subscribeToTask(conn: Conn, f: ClientFrame): Promise<void> {
+    const taskId = String(f.payload['task_id']);
+    const task = await this.deps.control.getTask(conn.sessionId, taskId);
+    const hub = this.hub(conn);
+    const replayFrom = f.replay_from ?? undefined;
+    if (replayFrom !== undefined) {
+      const bounds = await this.deps.log.bounds(conn.sessionId);
+      if (!replayInRange(replayFrom, bounds)) {
+        throw new BindingError('REPLAY_OUT_OF_RANGE', `replay_from ${replayFrom} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`, {
+          first_retained_sequence: bounds.firstSeq,
+          last_sequence: bounds.lastSeq,
+        });
+      }
+    }
+    hub.goOffline(conn);
+    conn.tasks.add(taskId);
+    this.reply(conn, f, 'SubscribeToTask.Accepted', { current_sequence: hub.head });
+    if (replayFrom !== undefined) {
+      if (replayFrom < conn.lastSeq) {
+        // Updates older than this socket's position cannot be resent without breaking the
+        // sequence order: one unlogged snapshot of the task's state stands in for them.
+        const final = ['COMPLETED', 'FAILED', 'CANCELED', 'REJECTED', 'INPUT_REQUIRED'].includes(task.status.state);
+        this.sendDirect(conn, 'TaskStatusUpdate', { task, delta: { task_id: task.id, context_id: task.context_id, status: task.status, final } });
+      }
+      await this.sendLogRange(conn, Math.max(replayFrom, conn.lastSeq), hub.head);
+    }
+    await hub.catchUp(conn);
+  }
+
+  private async unsubscribe(conn: Conn, f: ClientFrame): Promise<void> {
+    const taskId = String(f.payload['task_id']);
+    if (!conn.tasks.has(taskId)) {
+      await this.deps.control.getTask(conn.sessionId, taskId); // TASK_NOT_FOUND for unknown tasks
+    }
+    this.removeTaskSubscription(conn, taskId);
+    this.reply(conn, f, 'Unsubscribe.Response', {});
+  }
+
+  private addTaskSubscription(conn: Conn, taskId: string): void {
+    conn.tasks.add(taskId);
+    if (conn.live && conn.ws) conn.ws.subscribe(taskTopic(conn.sessionId, taskId));
+  }
+
+  private removeTaskSubscription(conn: Conn, taskId: string): void {
+    conn.tasks.delete(taskId);
+    if (conn.ws && conn.open) conn.ws.unsubscribe(taskTopic(conn.sessionId, taskId));
+  }
+
+  // ---- outbound -----------------------------------------------------------------------------------
+
+  private hub(conn: Conn): SessionHub {
+    const hub = this.deps.hubs.get(conn.sessionId);
+    if (!hub) throw new BindingError('INTERNAL', 'session hub missing');
+    return hub;
+  }
+
+  /** Sends log entries in (afterSeq, toSeq] that this connection has not seen yet. */
+  private async sendLogRange(conn: Conn, afterSeq: number, toSeq: number): Promise<void> {
+    let from = Math.max(afterSeq, 0);
+    const hub = this.hub(conn);
+    while (from < toSeq && conn.open) {
+      const entries = await this.deps.log.read(conn.sessionId, from, { toSeq, limit: 500 });
+      if (entries.length === 0) break;
+      for (const e of entries) hub.sendFrame(conn, serializeEntry(e));
+      from = entries[entries.length - 1]!.seq;
+    }
+    if (conn.lastSeq < toSeq) conn.lastSeq = toSeq;
+  }
+
+  /** Sends a frame addressed to this connection only: not logged, carries its last sequence. */
+  sendDirect(conn: Conn, op: string, payload: unknown, id: string = newId()): void {
+    if (!conn.open || !conn.ws) return;
+    conn.ws.send(JSON.stringify({ op, id, ts: rfc3339(), sequence: conn.lastSeq, payload }), false);
+  }
+
+  private reply(conn: Conn, request: ClientFrame, op: string, payload: unknown): void {
+    this.sendDirect(conn, op, payload, request.id);
+  }
+
+  private sendRoleAssigned(conn: Conn, grant: { role: PtyRole; downgraded: boolean; reason?: string }): void {
+    const payload: Record<string, unknown> = { kind: 'RoleAssigned', role: grant.role, client_id: conn.clientId };
+    if (grant.downgraded) payload['downgraded'] = true;
+    if (grant.reason) payload['reason'] = grant.reason;
+    this.sendDirect(conn, 'pty.session_frame', payload);
+  }
+
+  sendKeyframe(conn: Conn, k: Keyframe): void {
+    if (conn.lastSeq < k.anchorSeq) conn.lastSeq = k.anchorSeq;
+    this.sendDirect(conn, 'pty.session_frame', {
+      kind: 'Keyframe',
+      snapshot: Buffer.from(k.snapshot, 'utf8').toString('base64'),
+      snapshot_format: 'vt100-screen-state-v1',
+      snapshot_cols: k.cols,
+      snapshot_rows: k.rows,
+      anchor_sequence: k.anchorSeq,
+    });
+  }
+
+  private async keyframeOrFail(conn: Conn): Promise<Keyframe> {
+    try {
+      return await this.deps.control.keyframe(conn.sessionId);
+    } catch (err) {
+      if (err instanceof BindingError) throw err;
+      throw new BindingError('INTERNAL', `keyframe unavailable: ${(err as Error).message}`);
+    }
+  }
+
+  sendPtyError(conn: Conn, code: string, message: string): void {
+    this.sendDirect(conn, 'pty.session_frame', { kind: 'Error', code, message });
+  }
+
+  sendError(conn: Conn, code: BindingErrorCode, message: string, requestId?: string, data?: Record<string, unknown>): void {
+    this.sendDirect(conn, 'Error', errorPayload(code, message, data), requestId ?? newId());
+  }
+
+  private reject(conn: Conn, requestId: string | undefined, err: unknown): void {
+    if (err instanceof BindingError) return this.sendError(conn, err.code, err.message, requestId, err.data);
+    this.deps.logger.error({ session_id: conn.sessionId, err: (err as Error)?.stack ?? String(err) }, 'request failed');
+    this.sendError(conn, 'INTERNAL', 'internal error while handling the request', requestId);
+  }
+
+  /** A fatal error: Error frame, then close with the code's close code (binding §6). */
+  fail(conn: Conn, code: BindingErrorCode, message: string, requestId: string | undefined, closeCode: number): void {
+    this.sendError(conn, code, message, requestId);
+    const ws = conn.ws;
+    this.closed(conn, closeCode);
+    ws?.end(closeCode, message.slice(0, 100));
+  }
+
+  /** A lagged observer drained: tell it what happened and hand it a fresh screen. */
+  async resumeLagged(conn: Conn): Promise<void> {
+    const hub = this.deps.hubs.get(conn.sessionId);
+    if (!hub || !hub.drained(conn)) return;
+    this.sendPtyError(conn, 'PTY_OUTPUT_LAGGED', 'output was skipped because this connection fell behind; a Keyframe follows');
+    try {
+      this.sendKeyframe(conn, await this.deps.control.keyframe(conn.sessionId));
+    } catch {
+      this.sendPtyError(conn, 'KEYFRAME_UNAVAILABLE', 'no keyframe could be made after the lag');
+    }
+    await hub.catchUp(conn);
+  }
+}
+
+function checkSize(cols: number, rows: number): void {
+  if (cols < MIN_COLS || rows < MIN_ROWS || cols > MAX_DIMENSION || rows > MAX_DIMENSION) {
+    throw new BindingError(
+      'INVALID_REQUEST',
+      `terminal size ${cols}x${rows} is outside ${MIN_COLS}..${MAX_DIMENSION} cols x ${MIN_ROWS}..${MAX_DIMENSION} rows`,
+    );
+  }
+}
+
+/** Accepts the lower-case A2A role spelling some clients send. */
+function normalizeMessage(m: Message): Message {
+  const role = (m.role as string) === 'user' ? 'ROLE_USER' : (m.role as string) === 'agent' ? 'ROLE_AGENT' : m.role;
+  return { ...m, role };
+}

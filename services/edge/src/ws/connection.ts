@@ -1,0 +1,35 @@
+import type { PtyRole, ServiceParameters } from '@pty-ws/protocol';
+import type { Principal } from '../auth';
+import type { WebSocket } from '../uws';
+
+/** Per-connection state, kept as the uWS socket's user data. */
+export interface Conn {
+  readonly clientId: string;
+  readonly instanceId: string;
+  readonly sessionId: string;
+  readonly principal: Principal;
+  readonly binary: boolean;
+  readonly remoteAddress: string;
+  ws?: WebSocket<Conn>;
+  open: boolean;
+  /** Highest log sequence written to this connection (README interpretation 1). */
+  lastSeq: number;
+  /** Joined via pty.join_session: receives every non-task log frame. */
+  attached: boolean;
+  role?: PtyRole;
+  label?: string;
+  /** Tasks whose TaskStatusUpdate frames this connection receives. */
+  readonly tasks: Set<string>;
+  /** Subscribed to its topics (caught up); otherwise frames reach it by catch-up. */
+  live: boolean;
+  /** Skipped forward because its socket backed up; resumed with PTY_OUTPUT_LAGGED + Keyframe. */
+  lagged: boolean;
+  firstFrameSeen: boolean;
+  extensionActive: boolean;
+  serviceParameters?: ServiceParameters;
+  lastPongAt: number;
+  lastKeyframeRequestAt: number;
+  /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
+  ptyQueue: Promise<void>;
+  leaving: boolean;
+}

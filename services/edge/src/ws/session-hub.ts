@@ -1,0 +1,214 @@
+import type { FrameLog, LogEntry, Unsubscribe } from '@pty-ws/ports';
+import type { Logger } from '../logger';
+import type { TemplatedApp } from '../uws';
+import type { Conn } from './connection';
+import { serializeEntry, type SerializedFrame } from './serialized-frame';
+
+/** Hot window kept per session on the edge (rendering doc: three 80×24 screenfuls). */
+const HOT_FRAMES = 72;
+const HOT_BYTES = 23_040;
+
+export interface HubOptions {
+  app: TemplatedApp;
+  log: FrameLog;
+  logger: Logger;
+  /** Socket backlog past which a connection is skipped forward. */
+  slowConsumerBytes: number;
+  onLagged: (conn: Conn) => void;
+  onEntry?: (entry: LogEntry) => void;
+}
+
+export function topicFor(sessionId: string, binary: boolean): string {
+  return `${binary ? 'b' : 'j'}:${sessionId}`;
+}
+export function taskTopic(sessionId: string, taskId: string): string {
+  return `t:${sessionId}:${taskId}`;
+}
+
+/**
+ * One session's fan-out on this edge: subscribes once to the frame log, serializes each entry
+ * once per format, and publishes it to uWS topics (`j:` JSON, `b:` binary, `t:` per task).
+ * A connection is either live (subscribed, caught up to `head`) or catching up from the hot
+ * window / the log by direct sends; it goes live in the same tick its last catch-up send leaves,
+ * so no frame is missed or doubled (uWS keeps send/publish/subscribe strictly ordered).
+ */
+export class SessionHub {
+  head: number;
+  private readonly ring: SerializedFrame[] = [];
+  private ringBytes = 0;
+  readonly conns = new Set<Conn>();
+  private readonly pending = new Set<Conn>();
+  private readonly unsubscribe: Unsubscribe;
+  private readonly catchingUp = new Set<Conn>();
+  /** Counters for the sessions API: how often replay had to leave the hot window. */
+  hotMisses = 0;
+
+  constructor(
+    readonly sessionId: string,
+    startSeq: number,
+    private readonly opts: HubOptions,
+  ) {
+    this.head = startSeq;
+    this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e));
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Entries held while a gap in the feed is filled from the log, so order is never broken. */
+  private backlog: LogEntry[] | null = null;
+
+  private onEntry(entry: LogEntry): void {
+    if (this.backlog) {
+      this.backlog.push(entry);
+      return;
+    }
+    if (entry.seq <= this.head) return; // at-least-once delivery: drop repeats
+    if (entry.seq > this.head + 1) {
+      this.backlog = [entry];
+      void this.fillGap(entry.seq - 1);
+      return;
+    }
+    this.deliver(entry);
+  }
+
+  private async fillGap(toSeq: number): Promise<void> {
+    try {
+      while (this.head < toSeq) {
+        const missing = await this.opts.log.read(this.sessionId, this.head, { toSeq, limit: 500 });
+        if (missing.length === 0) {
+          this.head = toSeq; // trimmed before we could read it: nothing left to deliver
+          break;
+        }
+        for (const e of missing) if (e.seq === this.head + 1) this.deliver(e);
+      }
+    } catch (err) {
+      this.opts.logger.warn({ session_id: this.sessionId, err: (err as Error).message }, 'hub gap fill failed');
+    }
+    const held = this.backlog ?? [];
+    this.backlog = null;
+    for (const e of held) this.onEntry(e);
+  }
+
+  private deliver(entry: LogEntry): void {
+    const frame = serializeEntry(entry);
+    this.remember(frame);
+    this.head = entry.seq;
+    const { app } = this.opts;
+    if (frame.taskId !== undefined) {
+      app.publish(`t:${this.sessionId}:${frame.taskId}`, frame.json, false);
+    } else {
+      app.publish(`j:${this.sessionId}`, frame.json, false);
+      if (frame.binary) app.publish(`b:${this.sessionId}`, frame.binary, true);
+      else app.publish(`b:${this.sessionId}`, frame.json, false);
+    }
+    for (const conn of this.conns) {
+      if (conn.live) {
+        conn.lastSeq = entry.seq;
+        if (conn.ws && conn.ws.getBufferedAmount() > this.opts.slowConsumerBytes) this.skipForward(conn);
+      }
+    }
+    if (this.pending.size > 0) {
+      for (const conn of [...this.pending]) if (conn.lastSeq <= this.head) void this.catchUp(conn);
+    }
+    this.opts.onEntry?.(entry);
+  }
+
+  private remember(frame: SerializedFrame): void {
+    this.ring.push(frame);
+    this.ringBytes += frame.bytes;
+    while (this.ring.length > HOT_FRAMES || (this.ringBytes > HOT_BYTES && this.ring.length > 1)) {
+      this.ringBytes -= this.ring.shift()!.bytes;
+    }
+  }
+
+  add(conn: Conn): void {
+    this.conns.add(conn);
+  }
+
+  remove(conn: Conn): void {
+    this.conns.delete(conn);
+    this.pending.delete(conn);
+    this.catchingUp.delete(conn);
+  }
+
+  /** Whether a frame belongs on this connection (README interpretation 2). */
+  wants(conn: Conn, frame: { taskId?: string }): boolean {
+    return frame.taskId !== undefined ? conn.tasks.has(frame.taskId) : conn.attached;
+  }
+
+  /** Sends one frame directly (catch-up, replay); advances the connection's sequence. */
+  sendFrame(conn: Conn, frame: SerializedFrame): void {
+    if (!conn.open || !conn.ws || frame.seq <= conn.lastSeq) return;
+    if (this.wants(conn, frame)) {
+      if (conn.binary && frame.binary) conn.ws.send(frame.binary, true);
+      else conn.ws.send(frame.json, false);
+    }
+    conn.lastSeq = frame.seq;
+  }
+
+  /** Brings the connection from `conn.lastSeq` to the head, then makes it live. */
+  async catchUp(conn: Conn): Promise<void> {
+    if (this.catchingUp.has(conn)) return;
+    this.catchingUp.add(conn);
+    this.pending.delete(conn);
+    this.goOffline(conn);
+    try {
+      for (;;) {
+        if (!conn.open || !this.conns.has(conn)) return;
+        if (conn.lastSeq > this.head) {
+          this.pending.add(conn); // the connection is ahead of this edge's feed: wait for it
+          return;
+        }
+        const oldest = this.ring[0];
+        if (conn.lastSeq === this.head || (oldest && oldest.seq <= conn.lastSeq + 1)) {
+          // Everything missing is in the hot window: finish synchronously and go live.
+          for (const f of this.ring) if (f.seq > conn.lastSeq) this.sendFrame(conn, f);
+          this.goLive(conn);
+          return;
+        }
+        this.hotMisses++;
+        const entries = await this.opts.log.read(this.sessionId, conn.lastSeq, { toSeq: this.head, limit: 500 });
+        if (entries.length === 0) {
+          conn.lastSeq = this.head; // trimmed away meanwhile: nothing more to send
+          continue;
+        }
+        for (const e of entries) this.sendFrame(conn, serializeEntry(e));
+      }
+    } finally {
+      this.catchingUp.delete(conn);
+    }
+  }
+
+  private goLive(conn: Conn): void {
+    if (!conn.ws || !conn.open) return;
+    if (conn.attached) conn.ws.subscribe(topicFor(this.sessionId, conn.binary));
+    for (const t of conn.tasks) conn.ws.subscribe(taskTopic(this.sessionId, t));
+    conn.live = true;
+  }
+
+  goOffline(conn: Conn): void {
+    if (!conn.live || !conn.ws || !conn.open) {
+      conn.live = false;
+      return;
+    }
+    conn.ws.unsubscribe(topicFor(this.sessionId, conn.binary));
+    for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));
+    conn.live = false;
+  }
+
+  private skipForward(conn: Conn): void {
+    this.goOffline(conn);
+    conn.lagged = true;
+    this.opts.onLagged(conn);
+  }
+
+  /** Resumes a lagged connection once its socket drained: the caller sends LAGGED + Keyframe. */
+  drained(conn: Conn): boolean {
+    if (!conn.lagged || !conn.ws) return false;
+    if (conn.ws.getBufferedAmount() > this.opts.slowConsumerBytes / 4) return false;
+    conn.lagged = false;
+    return true;
+  }
+}

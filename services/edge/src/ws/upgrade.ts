@@ -1,0 +1,161 @@
+import {
+  BEARER_SUBPROTOCOL_PREFIX,
+  SUBPROTOCOL_BINARY,
+  SUBPROTOCOL_JSON,
+  newId,
+} from '@pty-ws/protocol';
+import type { SessionRegistry } from '@pty-ws/ports';
+import { AuthError, bearerFromHeader, canObserve, type Authenticator, type Principal } from '../auth';
+import { sendError, responder, type Responder } from '../http/respond';
+import type { Logger } from '../logger';
+import type { HttpRequest, HttpResponse } from '../uws';
+import type { Conn } from './connection';
+
+const ATTACH_PATH = /^\/agents\/([^/]+)\/sessions\/([^/]+)\/attach\/?$/;
+const TOKEN_QUERY = /(^|&)(token|access_token|bearer|auth)=/i;
+
+export interface Negotiated {
+  subprotocol: string;
+  binary: boolean;
+  bearer?: string;
+}
+
+/**
+ * Picks the PTY subprotocol (binding §2.2) and pulls out an embedded bearer (§7.1). Returns null
+ * when the header is present but offers no PTY token: the upgrade is refused with 400.
+ */
+export function negotiateSubprotocol(header: string, allowAbsent: boolean): Negotiated | null {
+  const offered = header
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  let bearer: string | undefined;
+  const pty: string[] = [];
+  for (const token of offered) {
+    if (token.startsWith(BEARER_SUBPROTOCOL_PREFIX)) {
+      const encoded = token.slice(BEARER_SUBPROTOCOL_PREFIX.length);
+      bearer = Buffer.from(encoded, 'base64url').toString('utf8');
+    } else if (token === SUBPROTOCOL_JSON || token === SUBPROTOCOL_BINARY) {
+      pty.push(token);
+    }
+  }
+  const chosen = pty[0];
+  if (!chosen) {
+    if (offered.length === 0 || (offered.length === 1 && bearer !== undefined && allowAbsent)) {
+      return allowAbsent ? (bearer !== undefined ? { subprotocol: '', binary: false, bearer } : { subprotocol: '', binary: false }) : null;
+    }
+    return null;
+  }
+  const n: Negotiated = { subprotocol: chosen, binary: chosen === SUBPROTOCOL_BINARY };
+  if (bearer !== undefined) n.bearer = bearer;
+  return n;
+}
+
+export interface UpgradeDeps {
+  registry: SessionRegistry;
+  auth: Authenticator;
+  logger: Logger;
+  onAuthFailure?: (reason: string) => void;
+}
+
+/** Everything an upgrade needs, copied out of the request before the first await (uWS rule). */
+interface UpgradeRequest {
+  url: string;
+  query: string;
+  authorization: string;
+  protocolHeader: string;
+  hasProtocolHeader: boolean;
+  key: string;
+  extensions: string;
+  remoteAddress: string;
+}
+
+export function upgradeHandler(deps: UpgradeDeps) {
+  return (res: HttpResponse, req: HttpRequest, context: unknown): void => {
+    const r = responder(res);
+    const u: UpgradeRequest = {
+      url: req.getUrl(),
+      query: req.getQuery() ?? '',
+      authorization: req.getHeader('authorization'),
+      protocolHeader: req.getHeader('sec-websocket-protocol'),
+      hasProtocolHeader: req.getHeader('sec-websocket-protocol') !== '',
+      key: req.getHeader('sec-websocket-key'),
+      extensions: req.getHeader('sec-websocket-extensions'),
+      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    };
+    void upgrade(deps, r, u, context).catch((err: unknown) => {
+      deps.logger.error({ err: (err as Error).message }, 'upgrade failed');
+      sendError(r, 'INTERNAL', 'upgrade failed');
+    });
+  };
+}
+
+async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, context: unknown): Promise<void> {
+  const m = ATTACH_PATH.exec(u.url);
+  if (!m) return sendError(r, 'INVALID_REQUEST', 'not an attach URL: use /agents/{instance_id}/sessions/{session_id}/attach', 404);
+  if (TOKEN_QUERY.test(u.query)) {
+    deps.onAuthFailure?.('token_in_url');
+    return sendError(r, 'UNAUTHENTICATED', 'tokens are not accepted in the URL query string; use the Authorization header or the bearer.<token> subprotocol', 400);
+  }
+  const instanceId = decodeURIComponent(m[1]!);
+  const sessionId = decodeURIComponent(m[2]!);
+
+  const negotiated = negotiateSubprotocol(u.protocolHeader, !deps.auth.enabled);
+  if (!negotiated) {
+    const msg = u.hasProtocolHeader
+      ? `Sec-WebSocket-Protocol must offer ${SUBPROTOCOL_JSON} or ${SUBPROTOCOL_BINARY}`
+      : `a Sec-WebSocket-Protocol header offering ${SUBPROTOCOL_JSON} or ${SUBPROTOCOL_BINARY} is required`;
+    return sendError(r, 'INVALID_REQUEST', msg, 400);
+  }
+
+  let principal: Principal;
+  try {
+    principal = await deps.auth.authenticate(negotiated.bearer ?? bearerFromHeader(u.authorization));
+  } catch (err) {
+    if (err instanceof AuthError) {
+      deps.onAuthFailure?.(err.reason);
+      return sendError(r, 'UNAUTHENTICATED', err.message, 401);
+    }
+    throw err;
+  }
+  if (!canObserve(principal)) return sendError(r, 'PERMISSION_DENIED', 'the principal has no pty scope', 403);
+  if (principal.instanceId !== undefined && principal.instanceId !== instanceId) {
+    return sendError(r, 'PERMISSION_DENIED', `the token is not valid for instance '${instanceId}'`, 403);
+  }
+  if (principal.sessionId !== undefined && principal.sessionId !== sessionId) {
+    return sendError(r, 'PERMISSION_DENIED', 'the token is bound to another session', 403);
+  }
+  const session = await deps.registry.get(sessionId);
+  if (!session || session.instanceId !== instanceId) {
+    return sendError(r, 'INVALID_REQUEST', `session '${sessionId}' not found on instance '${instanceId}'`, 404);
+  }
+  if (session.state === 'closed') {
+    return sendError(r, 'INVALID_REQUEST', `session '${sessionId}' has closed`, 404);
+  }
+  if (r.aborted) return;
+
+  const conn: Conn = {
+    clientId: newId(),
+    instanceId,
+    sessionId,
+    principal,
+    binary: negotiated.binary,
+    remoteAddress: u.remoteAddress,
+    open: false,
+    lastSeq: 0,
+    attached: false,
+    tasks: new Set(),
+    live: false,
+    lagged: false,
+    firstFrameSeen: false,
+    extensionActive: true,
+    lastPongAt: Date.now(),
+    lastKeyframeRequestAt: 0,
+    ptyQueue: Promise.resolve(),
+    leaving: false,
+  };
+  r.res.cork(() => {
+    // Only the selected PTY token is echoed; the bearer entry never is (binding §7.1).
+    r.res.upgrade(conn, u.key, negotiated.subprotocol, u.extensions, context as never);
+  });
+}

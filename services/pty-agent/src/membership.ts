@@ -1,0 +1,109 @@
+import { BindingError, type PtyRole } from '@pty-ws/protocol';
+import type { Member, MembershipSnapshot, RoleGrant } from '@pty-ws/ports';
+
+export interface Caps {
+  maxControllers: number;
+  maxObservers: number;
+}
+
+/**
+ * A session's membership and role caps. Its owner is the single writer, so every decision here
+ * is a plain synchronous check-then-set: no read-modify-write race exists to guard against.
+ */
+export class Membership {
+  private readonly members = new Map<string, Member>();
+
+  constructor(private readonly caps: Caps) {}
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  has(clientId: string): boolean {
+    return this.members.has(clientId);
+  }
+
+  roleOf(clientId: string): PtyRole | undefined {
+    return this.members.get(clientId)?.role;
+  }
+
+  all(): Member[] {
+    return [...this.members.values()];
+  }
+
+  private count(role: PtyRole): number {
+    let n = 0;
+    for (const m of this.members.values()) if (m.role === role) n++;
+    return n;
+  }
+
+  /** Decides the joiner's role: requested controller if the scope and cap allow, else observer. */
+  join(member: Omit<Member, 'role'>, requested: PtyRole, canControl: boolean): RoleGrant {
+    if (requested === 'controller' && !canControl) {
+      throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control and cannot be a controller');
+    }
+    let grant: RoleGrant = { role: requested, downgraded: false };
+    if (requested === 'controller' && this.count('controller') >= this.caps.maxControllers) {
+      grant = {
+        role: 'observer',
+        downgraded: true,
+        reason: `controller capacity reached (max_controllers=${this.caps.maxControllers})`,
+      };
+    }
+    if (grant.role === 'observer' && this.count('observer') >= this.caps.maxObservers) {
+      throw new BindingError(
+        'RATE_LIMITED',
+        `session is at observer capacity (max_observers=${this.caps.maxObservers})`,
+      );
+    }
+    this.members.set(member.clientId, { ...member, role: grant.role });
+    return grant;
+  }
+
+  /** Changes an existing member's role; returns the grant and whether anything changed. */
+  setRole(clientId: string, role: PtyRole, canControl: boolean): { grant: RoleGrant; changed: boolean } {
+    const member = this.members.get(clientId);
+    if (!member) throw new BindingError('INVALID_REQUEST', 'join the session before changing role');
+    if (role === 'controller' && !canControl) {
+      throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control and cannot be a controller');
+    }
+    if (member.role === role) return { grant: { role, downgraded: false }, changed: false };
+    if (role === 'controller' && this.count('controller') >= this.caps.maxControllers) {
+      return {
+        grant: {
+          role: 'observer',
+          downgraded: true,
+          reason: `controller capacity reached (max_controllers=${this.caps.maxControllers})`,
+        },
+        changed: false,
+      };
+    }
+    member.role = role;
+    return { grant: { role, downgraded: false }, changed: true };
+  }
+
+  remove(clientId: string): boolean {
+    return this.members.delete(clientId);
+  }
+
+  /** Removes every member held by one edge; returns how many were removed. */
+  removeEdge(edgeId: string): number {
+    let n = 0;
+    for (const [id, m] of this.members) {
+      if (m.edgeId === edgeId) {
+        this.members.delete(id);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  snapshot(): MembershipSnapshot {
+    const ref = (m: Member) => (m.label !== undefined ? { client_id: m.clientId, label: m.label } : { client_id: m.clientId });
+    const ordered = [...this.members.values()].sort((a, b) => a.joinedAt - b.joinedAt);
+    return {
+      controllers: ordered.filter((m) => m.role === 'controller').map(ref),
+      observers: ordered.filter((m) => m.role === 'observer').map(ref),
+    };
+  }
+}

@@ -1,0 +1,191 @@
+import { BindingError, newId, type PtyRole, type Task, type TerminalSize } from '@pty-ws/protocol';
+import type {
+  CreateSessionRequest,
+  FrameLog,
+  JoinRequest,
+  JoinResult,
+  Keyframe,
+  MembershipStore,
+  PtyHost,
+  RetentionPolicy,
+  RoleChangeResult,
+  SendMessageRequest,
+  SessionControl,
+  SessionRecord,
+  SessionRegistry,
+} from '@pty-ws/ports';
+import { buildSessionSpec, type SpecDefaults } from './session-spec';
+import { SessionRuntime, type RuntimeOptions } from './session-runtime';
+import { TaskService, type TaskContext } from './task-service';
+
+export interface AgentDeps {
+  agentId: string;
+  instanceId: string;
+  registry: SessionRegistry;
+  log: FrameLog;
+  membershipStore: MembershipStore;
+  ptyHost: PtyHost;
+  tasks: TaskService;
+  retention: RetentionPolicy;
+  closedSessionTtlMs: number;
+  defaults: SpecDefaults;
+  runtime: Omit<RuntimeOptions, 'log' | 'membershipStore'>;
+}
+
+/**
+ * The pty-agent's side of SessionControl: owns the runtimes of the sessions placed on this agent.
+ * It is what an edge calls in-process (single node) or through the NATS adapter (cluster).
+ */
+export class SessionManager implements SessionControl {
+  private readonly runtimes = new Map<string, SessionRuntime>();
+  private readonly janitor: NodeJS.Timeout;
+
+  constructor(private readonly deps: AgentDeps) {
+    this.janitor = setInterval(() => void this.sweep(), 10_000);
+    this.janitor.unref();
+  }
+
+  get sessionCount(): number {
+    return this.runtimes.size;
+  }
+
+  async createSession(req: CreateSessionRequest): Promise<SessionRecord> {
+    if (req.instanceId !== this.deps.instanceId) {
+      throw new BindingError('INVALID_REQUEST', `instance '${req.instanceId}' is not served by agent ${this.deps.agentId}`);
+    }
+    const spec = buildSessionSpec(req, this.deps.defaults);
+    const sessionId = req.sessionId ?? newId();
+    const record: SessionRecord = {
+      sessionId,
+      instanceId: this.deps.instanceId,
+      agentId: this.deps.agentId,
+      spec,
+      state: 'starting',
+      createdAt: Date.now(),
+    };
+    let proc;
+    try {
+      proc = this.deps.ptyHost.spawn(sessionId, spec);
+    } catch (err) {
+      throw new BindingError('INVALID_REQUEST', `could not start ${spec.argv[0]}: ${(err as Error).message}`);
+    }
+    record.pid = proc.pid;
+    record.state = 'running';
+    await this.deps.registry.put(record);
+    const bounds = await this.deps.log.bounds(sessionId);
+    const runtime = new SessionRuntime(record, proc, bounds.lastSeq, {
+      ...this.deps.runtime,
+      log: this.deps.log,
+      membershipStore: this.deps.membershipStore,
+    });
+    runtime.onClosed = (exitCode, reason) => {
+      this.runtimes.delete(sessionId);
+      void this.deps.tasks.cancelAll(this.taskContext(runtime)).catch(() => undefined);
+      void this.deps.registry.update(sessionId, { state: 'closed', closedAt: Date.now(), exitCode, closedReason: reason });
+      void this.deps.membershipStore.remove(sessionId).catch(() => undefined);
+    };
+    this.runtimes.set(sessionId, runtime);
+    return record;
+  }
+
+  async killSession(sessionId: string): Promise<void> {
+    const rt = this.runtimes.get(sessionId);
+    if (!rt) {
+      const rec = await this.deps.registry.get(sessionId);
+      if (!rec) throw new BindingError('TASK_NOT_FOUND', `session ${sessionId} not found`);
+      return; // already closed: killing is idempotent
+    }
+    await rt.kill('killed');
+  }
+
+  /** Stops every session (agent shutdown): `Closed` reason instance_terminated. */
+  async shutdown(): Promise<void> {
+    clearInterval(this.janitor);
+    await Promise.all([...this.runtimes.values()].map((rt) => rt.kill('instance_terminated')));
+  }
+
+  join(sessionId: string, req: JoinRequest): Promise<JoinResult> {
+    return this.runtime(sessionId).join(req);
+  }
+
+  async leave(sessionId: string, clientId: string): Promise<void> {
+    await this.runtimes.get(sessionId)?.leave(clientId);
+  }
+
+  setRole(sessionId: string, clientId: string, role: PtyRole, canControl: boolean): Promise<RoleChangeResult> {
+    return this.runtime(sessionId).setRole(clientId, role, canControl);
+  }
+
+  async releaseEdge(edgeId: string): Promise<void> {
+    for (const rt of this.runtimes.values()) rt.releaseEdge(edgeId);
+  }
+
+  async input(sessionId: string, clientId: string, data: Uint8Array): Promise<void> {
+    this.runtime(sessionId).input(clientId, data);
+  }
+
+  resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void> {
+    return this.runtime(sessionId).resize(clientId, size);
+  }
+
+  keyframe(sessionId: string): Promise<Keyframe> {
+    return this.runtime(sessionId).keyframe();
+  }
+
+  async sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task> {
+    return this.deps.tasks.send(this.taskContext(this.runtime(sessionId)), req.message, req.serviceParameters);
+  }
+
+  /** Starts a task and resolves once it is WORKING (SendStreamingMessage acknowledges early). */
+  async startTask(sessionId: string, req: SendMessageRequest): Promise<Task> {
+    const started = await this.deps.tasks.start(this.taskContext(this.runtime(sessionId)), req.message, req.serviceParameters, req.taskId);
+    return started.task;
+  }
+
+  getTask(sessionId: string, taskId: string, historyLength?: number): Promise<Task> {
+    return this.deps.tasks.get(sessionId, taskId, historyLength);
+  }
+
+  listTasks(sessionId: string, q: { pageSize: number; pageToken?: string; state?: string; contextId?: string }) {
+    return this.deps.tasks.list(sessionId, q);
+  }
+
+  async cancelTask(sessionId: string, taskId: string): Promise<Task> {
+    const rt = this.runtimes.get(sessionId);
+    if (!rt) {
+      // The session closed: its tasks were canceled with it, or never existed.
+      const task = await this.deps.tasks.get(sessionId, taskId);
+      throw new BindingError('TASK_NOT_CANCELABLE', `task ${task.id} is already ${task.status.state}`);
+    }
+    return this.deps.tasks.cancel(this.taskContext(rt), taskId);
+  }
+
+  private runtime(sessionId: string): SessionRuntime {
+    const rt = this.runtimes.get(sessionId);
+    if (!rt) throw new BindingError('INVALID_REQUEST', `session ${sessionId} is not running on this agent`);
+    return rt;
+  }
+
+  private taskContext(rt: SessionRuntime): TaskContext {
+    return {
+      sessionId: rt.sessionId,
+      instanceId: rt.record.instanceId,
+      cwd: rt.record.spec.cwd,
+      env: rt.record.spec.env,
+      sequencer: rt.sequencer,
+    };
+  }
+
+  /** Applies retention to every session's log; forgets closed sessions past their TTL. */
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const rec of await this.deps.registry.list({ instanceId: this.deps.instanceId })) {
+      if (rec.agentId !== this.deps.agentId) continue;
+      await this.deps.log.trim(rec.sessionId, this.deps.retention, now).catch(() => undefined);
+      if (rec.state === 'closed' && rec.closedAt && now - rec.closedAt > this.deps.closedSessionTtlMs) {
+        await this.deps.log.remove(rec.sessionId).catch(() => undefined);
+        await this.deps.registry.delete(rec.sessionId).catch(() => undefined);
+      }
+    }
+  }
+}

@@ -1,0 +1,286 @@
+import {
+  BindingError,
+  SNAPSHOT_FORMAT,
+  newId,
+  type ClosedReason,
+  type PtyRole,
+  type TerminalSize,
+} from '@pty-ws/protocol';
+import type {
+  FrameLog,
+  JoinRequest,
+  JoinResult,
+  Keyframe,
+  MembershipStore,
+  PtyProcess,
+  RoleChangeResult,
+  SessionRecord,
+} from '@pty-ws/ports';
+import { TerminalState } from '@pty-ws/terminal-state';
+import { Membership, type Caps } from './membership';
+import { OutputCoalescer } from './output-coalescer';
+import { Sequencer } from './sequencer';
+
+export interface RuntimeOptions {
+  caps: Caps;
+  keyframeIntervalMs: number;
+  keyframeIntervalFrames: number;
+  outputCoalesceMs: number;
+  outputFrameBytes: number;
+  log: FrameLog;
+  membershipStore: MembershipStore;
+  logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+type Lifecycle = 'running' | 'closing' | 'closed';
+
+/**
+ * One live session on its owner agent: the PTY, the headless terminal that mirrors it for
+ * keyframes, the membership, and the sequencer that makes every shared frame a log entry.
+ * Lifecycle is one-way: running → closing (process gone, draining) → closed (`Closed` logged).
+ */
+export class SessionRuntime {
+  readonly sequencer: Sequencer;
+  private readonly membership: Membership;
+  private readonly screen: TerminalState;
+  private readonly coalescer: OutputCoalescer;
+  private state: Lifecycle = 'running';
+  private size: TerminalSize;
+  private outputsSinceKeyframe = 0;
+  private lastKeyframeAt = Date.now();
+  private readonly cadenceTimer: NodeJS.Timeout;
+  private killedBy: ClosedReason | undefined;
+  private readonly closedWaiters: Array<() => void> = [];
+  onClosed: (exitCode: number | null, reason: ClosedReason) => void = () => {};
+
+  constructor(
+    readonly record: SessionRecord,
+    private readonly proc: PtyProcess,
+    lastSeq: number,
+    private readonly opts: RuntimeOptions,
+  ) {
+    this.size = { ...record.spec.size };
+    this.membership = new Membership(opts.caps);
+    this.screen = new TerminalState({ cols: this.size.cols, rows: this.size.rows });
+    this.sequencer = new Sequencer(record.sessionId, opts.log, lastSeq, (err) =>
+      opts.logger.warn({ session_id: record.sessionId, err: err.message }, 'frame log append failed'),
+    );
+    this.coalescer = new OutputCoalescer(opts.outputCoalesceMs, opts.outputFrameBytes, (data) => this.emitOutput(data));
+    proc.onData((data) => {
+      if (this.state === 'closed') return;
+      this.coalescer.push(data);
+    });
+    proc.onExit(({ exitCode }) => this.finish(exitCode, this.killedBy ?? 'normal'));
+    this.cadenceTimer = setInterval(() => this.cadenceTick(), Math.max(50, Math.min(1000, opts.keyframeIntervalMs / 4)));
+    this.cadenceTimer.unref();
+  }
+
+  get sessionId(): string {
+    return this.record.sessionId;
+  }
+
+  get running(): boolean {
+    return this.state === 'running';
+  }
+
+  // ---- output and keyframes ---------------------------------------------------------------
+
+  private emitOutput(data: Uint8Array): void {
+    // Feed the mirror first, then sequence: a keyframe anchored at N always contains output N.
+    this.screen.write(data);
+    this.sequencer.output('stdout', data);
+    this.outputsSinceKeyframe++;
+    if (this.outputsSinceKeyframe >= this.opts.keyframeIntervalFrames) this.logKeyframe();
+  }
+
+  private cadenceTick(): void {
+    if (this.state !== 'running' || this.outputsSinceKeyframe === 0) return;
+    if (Date.now() - this.lastKeyframeAt >= this.opts.keyframeIntervalMs) this.logKeyframe();
+  }
+
+  /** A cadence Keyframe: a log entry whose anchor is the entry right before it. */
+  private logKeyframe(): void {
+    this.outputsSinceKeyframe = 0;
+    this.lastKeyframeAt = Date.now();
+    const snapshot = this.screen.snapshot();
+    this.sequencer.reserve(async (seq) => {
+      const s = await snapshot;
+      return {
+        type: 'event',
+        seq,
+        id: newId(),
+        ts: Date.now(),
+        op: 'pty.session_frame',
+        payload: {
+          kind: 'Keyframe',
+          snapshot: Buffer.from(s.snapshot, 'utf8').toString('base64'),
+          snapshot_format: SNAPSHOT_FORMAT,
+          snapshot_cols: s.cols,
+          snapshot_rows: s.rows,
+          anchor_sequence: seq - 1,
+        },
+      };
+    });
+  }
+
+  /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
+  async keyframe(): Promise<Keyframe> {
+    const anchorSeq = this.sequencer.lastSeq;
+    const s = await this.screen.snapshot();
+    return { snapshot: s.snapshot, cols: s.cols, rows: s.rows, anchorSeq };
+  }
+
+  // ---- membership ---------------------------------------------------------------------------
+
+  async join(req: JoinRequest): Promise<JoinResult> {
+    this.assertRunning();
+    if (this.membership.has(req.clientId)) {
+      throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
+    }
+    const grant = this.membership.join(
+      { clientId: req.clientId, edgeId: req.edgeId, principalId: req.principalId, joinedAt: Date.now(), ...(req.label !== undefined ? { label: req.label } : {}) },
+      req.requestedRole,
+      req.canControl,
+    );
+    // Geometry only matters on the first controller's join (extension: join payload).
+    if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId) && !this.sameSize(req.size)) {
+      this.applyResize(req.size);
+    }
+    const membershipSeq = this.logMembership();
+    const keyframe = await this.keyframe();
+    await this.sequencer.flushed();
+    return { grant, membershipSeq, keyframe };
+  }
+
+  async leave(clientId: string): Promise<void> {
+    if (!this.membership.remove(clientId)) return;
+    if (this.state === 'closed') return;
+    this.logMembership();
+    await this.sequencer.flushed();
+  }
+
+  async setRole(clientId: string, role: PtyRole, canControl: boolean): Promise<RoleChangeResult> {
+    this.assertRunning();
+    const { grant, changed } = this.membership.setRole(clientId, role, canControl);
+    const membershipSeq = changed ? this.logMembership() : undefined;
+    const keyframe = await this.keyframe();
+    await this.sequencer.flushed();
+    return membershipSeq !== undefined ? { grant, membershipSeq, keyframe } : { grant, keyframe };
+  }
+
+  releaseEdge(edgeId: string): void {
+    if (this.membership.removeEdge(edgeId) > 0 && this.state !== 'closed') this.logMembership();
+  }
+
+  roleOf(clientId: string): PtyRole | undefined {
+    return this.membership.roleOf(clientId);
+  }
+
+  private logMembership(): number {
+    const snap = this.membership.snapshot();
+    void this.opts.membershipStore.save(this.sessionId, this.membership.all()).catch(() => undefined);
+    return this.sequencer.event('pty.session_frame', { kind: 'MembershipChanged', ...snap });
+  }
+
+  private isOnlyController(clientId: string): boolean {
+    return this.membership.all().every((m) => m.role !== 'controller' || m.clientId === clientId);
+  }
+
+  // ---- input and resize ---------------------------------------------------------------------
+
+  input(clientId: string, data: Uint8Array): void {
+    this.assertRunning();
+    this.assertController(clientId, 'send input');
+    try {
+      this.proc.write(data);
+    } catch (err) {
+      throw new PtyFailure('PTY_WRITE_FAILED', `write to the PTY failed: ${(err as Error).message}`);
+    }
+  }
+
+  async resize(clientId: string, size: TerminalSize): Promise<void> {
+    this.assertRunning();
+    this.assertController(clientId, 'resize');
+    this.applyResize(size);
+    await this.sequencer.flushed();
+  }
+
+  private applyResize(size: TerminalSize): void {
+    try {
+      this.proc.resize(size);
+    } catch (err) {
+      throw new PtyFailure('PTY_RESIZE_FAILED', `resize failed: ${(err as Error).message}`);
+    }
+    // Output already read belongs to the old geometry: sequence it before the Resize frame.
+    this.coalescer.flush();
+    this.size = { ...size };
+    this.screen.resize(size.cols, size.rows);
+    this.sequencer.event('pty.session_frame', { kind: 'Resize', cols: size.cols, rows: size.rows });
+  }
+
+  private sameSize(size: TerminalSize): boolean {
+    return size.cols === this.size.cols && size.rows === this.size.rows;
+  }
+
+  private assertController(clientId: string, what: string): void {
+    const role = this.membership.roleOf(clientId);
+    if (role === undefined) throw new BindingError('INVALID_REQUEST', `join the session before you ${what}`);
+    if (role !== 'controller') throw new BindingError('PERMISSION_DENIED', `observers cannot ${what}`);
+  }
+
+  private assertRunning(): void {
+    if (this.state !== 'running') throw new BindingError('INVALID_REQUEST', 'the session has closed');
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  /** Terminates the process; `Closed` follows with the given reason once its output is drained. */
+  kill(reason: ClosedReason = 'killed'): Promise<void> {
+    if (this.state !== 'running') return this.whenClosed();
+    this.killedBy = reason;
+    try {
+      this.proc.kill('SIGHUP');
+    } catch {
+      /* already gone */
+    }
+    const hard = setTimeout(() => {
+      try {
+        this.proc.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, 3000);
+    hard.unref();
+    return this.whenClosed();
+  }
+
+  whenClosed(): Promise<void> {
+    if (this.state === 'closed') return Promise.resolve();
+    return new Promise((resolve) => this.closedWaiters.push(resolve));
+  }
+
+  private finish(exitCode: number | null, reason: ClosedReason): void {
+    if (this.state === 'closed') return;
+    this.state = 'closing';
+    this.coalescer.flush();
+    this.sequencer.event('pty.session_frame', { kind: 'Closed', exit_code: exitCode, reason });
+    this.state = 'closed';
+    clearInterval(this.cadenceTimer);
+    void this.sequencer.flushed().then(() => {
+      this.screen.dispose();
+      this.onClosed(exitCode, reason);
+      for (const w of this.closedWaiters.splice(0)) w();
+    });
+  }
+}
+
+/** A PTY-level failure: reported to the caller as a `pty.session_frame` Error, connection stays up. */
+export class PtyFailure extends Error {
+  constructor(
+    readonly code: 'PTY_WRITE_FAILED' | 'PTY_RESIZE_FAILED' | 'KEYFRAME_UNAVAILABLE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PtyFailure';
+  }
+}

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface CommandResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+  truncated: boolean;
+  timedOut: boolean;
+  canceled: boolean;
+}
+
+export interface RunningCommand {
+  result: Promise<CommandResult>;
+  cancel(): void;
+}
+
+/** What runs an A2A task. Pluggable so a session can run tasks elsewhere (e.g. in its live shell). */
+export interface TaskExecutor {
+  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand;
+}
+
+/**
+ * The deterministic default: the message text runs as `/bin/sh -c <text>` in the session's
+ * working directory and environment, outside the PTY, in its own process group so cancel and
+ * timeout reach its children too. Output (stdout+stderr interleaved) is kept up to a bound;
+ * the tail is what matters for failures, so the head is dropped first.
+ */
+export class ShellTaskExecutor implements TaskExecutor {
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly outputLimit: number,
+  ) {}
+
+  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand {
+    let child: ChildProcess;
+    let canceled = false;
+    let timedOut = false;
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let truncated = false;
+
+    const result = new Promise<CommandResult>((resolve) => {
+      const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+        clearTimeout(timer);
+        resolve({ exitCode, signal, output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut, canceled });
+      };
+      try {
+        child = spawn('/bin/sh', ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (err) {
+        chunks.push(Buffer.from(`failed to start: ${(err as Error).message}`));
+        resolve({ exitCode: null, signal: null, output: Buffer.concat(chunks).toString(), truncated, timedOut, canceled });
+        return;
+      }
+      const keep = (b: Buffer) => {
+        chunks.push(b);
+        kept += b.length;
+        while (kept > this.outputLimit && chunks.length > 0) {
+          const head = chunks[0]!;
+          const excess = kept - this.outputLimit;
+          truncated = true;
+          if (head.length <= excess) {
+            chunks.shift();
+            kept -= head.length;
+          } else {
+            chunks[0] = head.subarray(excess);
+            kept -= excess;
+          }
+        }
+      };
+      child.stdout?.on('data', keep);
+      child.stderr?.on('data', keep);
+      child.on('error', (err) => {
+        keep(Buffer.from(`\n${err.message}\n`));
+        finish(null, null);
+      });
+      child.on('close', (code, signal) => finish(code, signal));
+      var timer = setTimeout(() => {
+        timedOut = true;
+        this.killGroup(child, 'SIGKILL');
+      }, this.timeoutMs);
+    });
+
+    return {
+      result,
+      cancel: () => {
+        canceled = true;
+        this.killGroup(child, 'SIGTERM');
+        setTimeout(() => this.killGroup(child, 'SIGKILL'), 2000).unref();
+      },
+    };
+  }
+
+  private killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
+    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      child.kill(signal);
+    }
+  }
+}

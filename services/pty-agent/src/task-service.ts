@@ -1,0 +1,186 @@
+import {
+  BindingError,
+  TERMINAL_TASK_STATES,
+  FINAL_UPDATE_STATES,
+  newId,
+  rfc3339,
+  textOf,
+  type Message,
+  type ServiceParameters,
+  type Task,
+  type TaskState,
+} from '@pty-ws/protocol';
+import type { TaskRecord, TaskStore } from '@pty-ws/ports';
+import type { Sequencer } from './sequencer';
+import type { RunningCommand, TaskExecutor } from './task-executor';
+
+export interface TaskContext {
+  sessionId: string;
+  instanceId: string;
+  cwd: string;
+  env: Record<string, string>;
+  sequencer: Sequencer;
+}
+
+/**
+ * A2A task lifecycle for the sessions of one agent. Each transition is written to the TaskStore
+ * (compare-and-set) and appended to the session's frame log as a TaskStatusUpdate carrying the
+ * service parameters of the connection that created the task (binding §9).
+ */
+export class TaskService {
+  private readonly running = new Map<string, RunningCommand>();
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly executor: TaskExecutor,
+  ) {}
+
+  /** Creates the task, starts it, and resolves with the snapshot once it reached a final state. */
+  async send(ctx: TaskContext, message: Message, serviceParameters?: ServiceParameters): Promise<Task> {
+    const started = await this.start(ctx, message, serviceParameters, undefined);
+    return started.done;
+  }
+
+  /** Creates and starts the task; resolves as soon as it is WORKING (for the streaming op). */
+  async start(
+    ctx: TaskContext,
+    message: Message,
+    serviceParameters?: ServiceParameters,
+    presetTaskId?: string,
+  ): Promise<{ task: Task; done: Promise<Task> }> {
+    const command = textOf(message).trim();
+    if (!command) throw new BindingError('INVALID_REQUEST', 'the message has no text part to run');
+    if (message.task_id) {
+      const existing = await this.store.get(message.task_id);
+      if (!existing || existing.sessionId !== ctx.sessionId) {
+        throw new BindingError('TASK_NOT_FOUND', `task ${message.task_id} not found in session ${ctx.sessionId}`);
+      }
+      throw new BindingError('INVALID_REQUEST', `task ${message.task_id} cannot take further messages`);
+    }
+    const now = Date.now();
+    const taskId = presetTaskId ?? newId();
+    const contextId = message.context_id ?? newId();
+    const userMessage: Message = { ...message, role: 'ROLE_USER', task_id: taskId, context_id: contextId };
+    const record: TaskRecord = {
+      task: { id: taskId, context_id: contextId, status: { state: 'SUBMITTED', timestamp: rfc3339(now) }, history: [userMessage] },
+      sessionId: ctx.sessionId,
+      instanceId: ctx.instanceId,
+      createdAt: now,
+      updatedAt: now,
+      ...(serviceParameters ? { serviceParameters } : {}),
+    };
+    await this.store.insert(record);
+    const working = await this.transition(ctx, taskId, 'WORKING');
+    const run = this.executor.run(command, { cwd: ctx.cwd, env: ctx.env });
+    this.running.set(taskId, run);
+    const done = run.result.then(async (result) => {
+      this.running.delete(taskId);
+      if (result.canceled) return (await this.store.get(taskId))!.task;
+      const state: TaskState = result.exitCode === 0 && !result.timedOut ? 'COMPLETED' : 'FAILED';
+      const detail = result.timedOut
+        ? 'timed out'
+        : result.exitCode !== null
+          ? `exit code ${result.exitCode}`
+          : `terminated by ${result.signal ?? 'signal'}`;
+      return this.transition(ctx, taskId, state, {
+        statusText: `${command}: ${detail}`,
+        artifact: { text: result.output, truncated: result.truncated },
+        metadata: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut },
+      });
+    });
+    return { task: working, done };
+  }
+
+  async get(sessionId: string, taskId: string, historyLength?: number): Promise<Task> {
+    const rec = await this.store.get(taskId);
+    if (!rec || rec.sessionId !== sessionId) {
+      throw new BindingError('TASK_NOT_FOUND', `task ${taskId} not found in session ${sessionId}`);
+    }
+    const task = rec.task;
+    if (historyLength !== undefined && task.history) {
+      return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };
+    }
+    return task;
+  }
+
+  async list(
+    sessionId: string,
+    q: { pageSize: number; pageToken?: string; state?: string; contextId?: string },
+  ): Promise<{ tasks: Task[]; nextPageToken?: string }> {
+    const page = await this.store.list(
+      { sessionId, ...(q.state ? { state: q.state } : {}), ...(q.contextId ? { contextId: q.contextId } : {}) },
+      q.pageSize,
+      q.pageToken,
+    );
+    return page.nextPageToken
+      ? { tasks: page.tasks.map((r) => r.task), nextPageToken: page.nextPageToken }
+      : { tasks: page.tasks.map((r) => r.task) };
+  }
+
+  async cancel(ctx: TaskContext, taskId: string): Promise<Task> {
+    const rec = await this.store.get(taskId);
+    if (!rec || rec.sessionId !== ctx.sessionId) {
+      throw new BindingError('TASK_NOT_FOUND', `task ${taskId} not found in session ${ctx.sessionId}`);
+    }
+    if (TERMINAL_TASK_STATES.has(rec.task.status.state)) {
+      throw new BindingError('TASK_NOT_CANCELABLE', `task ${taskId} is already ${rec.task.status.state}`);
+    }
+    this.running.get(taskId)?.cancel();
+    return this.transition(ctx, taskId, 'CANCELED', { statusText: 'canceled by request' });
+  }
+
+  /** Cancels every running task of a session (the session closed). */
+  async cancelAll(ctx: TaskContext): Promise<void> {
+    const page = await this.store.list({ sessionId: ctx.sessionId }, 500);
+    for (const rec of page.tasks) {
+      if (!TERMINAL_TASK_STATES.has(rec.task.status.state)) await this.cancel(ctx, rec.task.id).catch(() => undefined);
+    }
+  }
+
+  private async transition(
+    ctx: TaskContext,
+    taskId: string,
+    state: TaskState,
+    extra: { statusText?: string; artifact?: { text: string; truncated: boolean }; metadata?: Record<string, unknown> } = {},
+  ): Promise<Task> {
+    for (;;) {
+      const rec = await this.store.get(taskId);
+      if (!rec) throw new BindingError('TASK_NOT_FOUND', `task ${taskId} vanished`);
+      // A final state is final: a command finishing after CancelTask must not overwrite CANCELED.
+      if (FINAL_UPDATE_STATES.has(rec.task.status.state) && rec.task.status.state !== 'INPUT_REQUIRED') return rec.task;
+      const timestamp = rfc3339();
+      const status: Task['status'] = extra.statusText
+        ? {
+            state,
+            timestamp,
+            message: { message_id: newId(), role: 'ROLE_AGENT', task_id: taskId, context_id: rec.task.context_id, parts: [{ text: extra.statusText }] },
+          }
+        : { state, timestamp };
+      const task: Task = { ...rec.task, status };
+      if (extra.artifact) {
+        task.artifacts = [
+          {
+            artifact_id: newId(),
+            name: 'output',
+            parts: [{ text: extra.artifact.text }],
+            metadata: { truncated: extra.artifact.truncated },
+          },
+        ];
+      }
+      if (extra.metadata) task.metadata = { ...(task.metadata ?? {}), ...extra.metadata };
+      const updated = await this.store.update({ ...rec, task, updatedAt: Date.now() }, rec.updatedAt);
+      if (!updated) continue; // lost a compare-and-set race: re-read and re-decide
+      const final = FINAL_UPDATE_STATES.has(state);
+      ctx.sequencer.event(
+        'TaskStatusUpdate',
+        {
+          task: updated.task,
+          delta: { task_id: taskId, context_id: updated.task.context_id, status: updated.task.status, final },
+        },
+        { taskId, ...(rec.serviceParameters ? { serviceParameters: rec.serviceParameters } : {}) },
+      );
+      await ctx.sequencer.flushed();
+      return updated.task;
+    }
+  }
+}

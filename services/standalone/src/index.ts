@@ -1,0 +1,2 @@
+export { startNode, type StartOptions } from './start-node';
+export type { RunningNode } from './node';

@@ -1,0 +1,77 @@
+/**
+ * The operations contract the deploy artifacts are written against. The service code is the
+ * source of truth: when its configuration table and metrics registry land, a test should
+ * cross-check these lists against them (see deploy/README.md, "What the code must provide").
+ */
+
+/** Every environment variable the deploy artifacts may set for edge/agent containers. */
+export const KNOWN_ENV = [
+  'PTYWS_PORT',
+  'PTYWS_HOST',
+  'PTYWS_AGENT_METRICS_PORT',
+  'PTYWS_NATS_URL',
+  'PTYWS_DATABASE_URL',
+  'PTYWS_INSTANCE_ID',
+  'PTYWS_EDGE_ID',
+  'PTYWS_AGENT_ID',
+  'PTYWS_ADMIN_TOKEN',
+  'PTYWS_TLS_CERT',
+  'PTYWS_TLS_KEY',
+  'PTYWS_TLS_CA',
+  'PTYWS_ALLOW_INSECURE',
+  'PTYWS_TRUSTED_PROXIES',
+  'PTYWS_LOG_LEVEL',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'PTYWS_GRACE_PERIOD_S',
+] as const;
+
+/** Variables that carry secrets: never a literal in a manifest, always from a Secret / the shell. */
+export const SECRET_ENV = ['PTYWS_ADMIN_TOKEN', 'PTYWS_DATABASE_URL'] as const;
+
+export const DEFAULTS = {
+  edgePort: 8080,
+  agentMetricsPort: 9464,
+  natsClientPort: 4222,
+  postgresPort: 5432,
+  gracePeriodS: 25,
+} as const;
+
+/** Metrics the services export (prom-client), by type. */
+export const METRICS: Record<string, 'counter' | 'gauge' | 'histogram'> = {
+  ptyws_connections: 'gauge',
+  ptyws_sessions: 'gauge',
+  ptyws_frames_out_total: 'counter',
+  ptyws_bytes_out_total: 'counter',
+  ptyws_replay_requests_total: 'counter',
+  ptyws_replay_out_of_range_total: 'counter',
+  ptyws_output_lag_skips_total: 'counter',
+  ptyws_reaped_connections_total: 'counter',
+  ptyws_auth_failures_total: 'counter',
+  ptyws_rate_limited_total: 'counter',
+  ptyws_nats_consumer_lag: 'gauge',
+  ptyws_echo_latency_seconds: 'histogram',
+  ptyws_keyframes_total: 'counter',
+};
+
+/** Label names each metric carries (beyond job/instance), as far as the contract says. */
+export const METRIC_LABELS: Record<string, readonly string[]> = {
+  ptyws_connections: ['role', 'subprotocol'],
+  ptyws_sessions: ['state', 'backend'],
+  ptyws_frames_out_total: ['kind'],
+  ptyws_bytes_out_total: ['kind'],
+  ptyws_auth_failures_total: ['reason'],
+};
+
+/** Series names a PromQL expression may select: the contract's, with histogram suffixes. */
+export function isKnownSeries(name: string, recorded: ReadonlySet<string>): boolean {
+  if (recorded.has(name)) return true;
+  if (name === 'up') return true;
+  // prom-client collectDefaultMetrics(): process_* and nodejs_* families.
+  if (/^(process|nodejs)_[a-z0-9_]+$/.test(name)) return true;
+  if (METRICS[name] && METRICS[name] !== 'histogram') return true;
+  const m = /^(.*)_(bucket|sum|count)$/.exec(name);
+  return !!m && METRICS[m[1]!] === 'histogram';
+}
+
+export const EDGE_ENTRY = 'services/edge/dist/main.js';
+export const AGENT_ENTRY = 'services/pty-agent/dist/main.js';
