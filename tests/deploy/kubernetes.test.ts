@@ -25,7 +25,7 @@ import {
   type Workload,
 } from './lib/k8s-helpers';
 import { validateObject } from './lib/k8s-schema';
-import { id, isNamespaced, parseImage, podContainers, podSpec, renderKustomization, type Obj } from './lib/kustomize';
+import { id, isNamespaced, parseImage, podContainers, renderKustomization, type Obj } from './lib/kustomize';
 
 const ROOT = path.resolve(__dirname, '../..');
 const K8S = path.join(ROOT, 'deploy/kubernetes');

@@ -27,17 +27,15 @@ export function isDefaultCharset(charset: Charset): boolean {
   return !isDecSpecialGraphics(charset);
 }
 
-/**
- * Designates G0..G3 and shifts `glevel` into GL so that the effective charset is `current`.
- * xterm.js can leave `current` different from the table of the shifted G set (ESC 8 / DECRST 1049
- * restore the saved charset without touching the tables); printing uses `current`, so that is what
- * the shifted slot gets.
- */
-export function charsetSequence(tables: ReadonlyArray<Charset>, glevel: number, current: Charset): string {
+export function sameCharset(a: Charset, b: Charset): boolean {
+  return isDecSpecialGraphics(a) === isDecSpecialGraphics(b);
+}
+
+/** Designates G0..G3 and shifts `glevel` into GL; the effective charset is then `tables[glevel]`. */
+export function charsetSequence(tables: ReadonlyArray<Charset>, glevel: number): string {
   let out = '';
   DESIGNATE_G.forEach((_, g) => {
-    const charset = g === glevel ? current : tables[g];
-    if (!isDefaultCharset(charset)) out += designate(g, charset);
+    if (!isDefaultCharset(tables[g])) out += designate(g, tables[g]);
   });
   // After a reset GL is G0, so only a non-zero level needs a shift.
   if (glevel > 0 && glevel < SHIFT_TO_GL.length) out += SHIFT_TO_GL[glevel];

@@ -32,8 +32,12 @@ export function placeCursor(buffer: IBuffer, y: number, x: number, cols: number,
   const cell = line?.getCell(startCol);
   const chars = cell?.getChars() ?? '';
   if (cell === undefined || chars === '') {
-    // Nothing printable to re-print (the cell was erased after the wrap became pending): the best
-    // CUP can do is the last column; the next printed character lands one cell early.
+    // Nothing to re-print (the cell was erased after the wrap became pending). From the normal
+    // buffer, borrow the alternate one: xterm.js copies the cursor position between buffers on
+    // 47h/47l and clears the alternate buffer on leaving, so printing there reaches x === cols
+    // without touching this screen. Inside the alternate screen that would clear it, so the best
+    // CUP can do is the last column (the next character then lands one cell early).
+    if (buffer.type === 'normal') return '\x1b[?47h' + cup(y, cols - 1) + ' \x1b[?47l';
     return cup(row, cols - 1);
   }
   // Insert mode (IRM) may already be on: inserting at the last column discards exactly the cells

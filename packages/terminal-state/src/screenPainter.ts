@@ -1,63 +1,64 @@
 /**
- * Paints a buffer's screen row by row with absolute positioning — the fallback for screens the
- * serialize addon mis-serializes.
+ * Paints a buffer's screen — every cell's character, width and attributes, and the soft-wrap flag
+ * of each row — into a freshly reset terminal.
  *
- * The addon recreates soft-wrapped rows by letting the terminal wrap naturally. When a wrapped
- * row starts with a blank cell its check `getChars() && isWide ? ... : ...` (operator precedence)
- * still chooses the natural wrap, but it then writes cursor moves, which do not wrap: the rest of
- * that row lands one row up and every later row can shift. Here each row is addressed with CUP,
- * blanks are erased explicitly, and a wrapped row gets its flag by printing over the end of the
- * row above (then repainting that cell), so one row can never disturb another.
+ * This replaces the serialize addon's cell output, which randomized round-trip tests showed to be
+ * wrong in ways that cannot be patched afterwards (minimised counterexamples, xterm.js 6 / addon
+ * 0.14):
+ *  - `CSI 1m a CSI 2m b` then a bold-only cell: it diffs dim off as SGR 22, which also clears bold;
+ *  - a soft-wrapped row starting with a blank cell: operator precedence in its wrap check makes it
+ *    rely on a natural wrap but it then emits cursor moves, which do not wrap, so the row lands one
+ *    row up and later rows can shift;
+ *  - an all-blank row followed by a wrapped row: `CSI 0 C` (moves one column) leaves a '-' behind;
+ *  - coloured blank rows after the last "content" row are dropped (`CSI 44m CSI 2J` backgrounds).
+ * Here every row is addressed with CUP, every pen is absolute, coloured blanks are erased with
+ * their background, and a wrapped row gets its flag by printing past the end of the row above
+ * (that borrowed cell is then repainted), so no row can disturb another.
  */
 import type { IBuffer, IBufferCell, IBufferLine } from '@xterm/headless';
-import { absoluteSgr, backgroundSgr } from './sgr';
+import { absoluteSgr, backgroundSgr, isDefaultAttributes } from './sgr';
 
 function cup(y: number, x: number): string {
   return `\x1b[${y + 1};${x + 1}H`;
 }
 
-/** True when the addon cannot be trusted with this screen (see the module comment). */
-export function needsPainter(buffer: IBuffer, rows: number): boolean {
-  for (let y = 1; y < rows; y++) {
-    const line = buffer.getLine(buffer.baseY + y);
-    const first = line?.getCell(0);
-    if (line?.isWrapped === true && first !== undefined && first.getChars() === '' && first.getWidth() === 1) return true;
-  }
-  return false;
+function isBlank(cell: IBufferCell | undefined): cell is IBufferCell {
+  return cell !== undefined && cell.getChars() === '' && cell.getWidth() === 1;
 }
 
-/** The row's cells left to right: printed characters, erased runs of blank cells. */
+/** Blank with default attributes: what a reset terminal already has, nothing to write. */
+function isDefaultBlank(cell: IBufferCell | undefined): boolean {
+  return isBlank(cell) && isDefaultAttributes(cell);
+}
+
+/** The row's cells from column 0: printed characters and erased runs of blank cells. */
 function paintRow(line: IBufferLine, cols: number): string {
+  let end = cols;
+  while (end > 0 && isDefaultBlank(line.getCell(end - 1))) end--;
   let out = '';
   let pen = '';
-  for (let x = 0; x < cols; ) {
+  for (let x = 0; x < end; ) {
     const cell = line.getCell(x) as IBufferCell;
-    const width = Math.max(cell.getWidth(), 1);
+    const sgr = cell.getChars() === '' ? backgroundSgr(cell) : absoluteSgr(cell);
+    if (sgr !== pen) out += sgr;
+    pen = sgr;
     if (cell.getChars() === '') {
-      const sgr = backgroundSgr(cell);
+      // ECH erases with the pen's background only — exactly what a blank cell normally holds
+      // (blank cells with more attributes are handled by orphanCells.ts).
       let run = 1;
-      while (x + run < cols && sameBlank(line.getCell(x + run), sgr)) run++;
-      if (sgr !== pen) out += sgr;
-      pen = sgr;
-      out += `\x1b[${run}X` + (x + run < cols ? `\x1b[${run}C` : '');
+      while (x + run < end && isBlank(line.getCell(x + run)) && backgroundSgr(line.getCell(x + run) as IBufferCell) === sgr) run++;
+      out += `\x1b[${run}X` + (x + run < end ? `\x1b[${run}C` : '');
       x += run;
     } else {
-      const sgr = absoluteSgr(cell);
-      if (sgr !== pen) out += sgr;
-      pen = sgr;
       out += cell.getChars();
-      x += width;
+      x += Math.max(cell.getWidth(), 1);
     }
   }
   return out;
 }
 
-function sameBlank(cell: IBufferCell | undefined, sgr: string): boolean {
-  return cell !== undefined && cell.getChars() === '' && cell.getWidth() === 1 && backgroundSgr(cell) === sgr;
-}
-
-/** The cell (or wide character) covering the last column, printed again: leaves a pending wrap. */
-function lastCell(line: IBufferLine, y: number, cols: number): string {
+/** The cell (or wide character) covering the last column, printed again. */
+function repaintLastColumn(line: IBufferLine, y: number, cols: number): string {
   const last = line.getCell(cols - 1);
   const x = last !== undefined && last.getWidth() === 0 ? cols - 2 : cols - 1;
   const cell = line.getCell(x);
@@ -72,12 +73,14 @@ export function paintScreen(buffer: IBuffer, cols: number, rows: number): string
     const line = buffer.getLine(buffer.baseY + y);
     if (line === undefined) continue;
     const above = y > 0 ? buffer.getLine(buffer.baseY + y - 1) : undefined;
+    // Row 0 cannot be marked: the keyframe has no row above it (its predecessor is scrollback).
     if (line.isWrapped && above !== undefined) {
-      // Print into the last column and once more: the second character wraps and marks this row
-      // as a continuation. Then put the borrowed last cell of the row above back.
-      out += cup(y - 1, cols - 1) + '\x1b[0m  ' + lastCell(above, y - 1, cols);
+      // Two characters from the last column: the second wraps and marks this row as a
+      // continuation. Then the borrowed cell of the row above is put back.
+      out += cup(y - 1, cols - 1) + '\x1b[0m  ' + repaintLastColumn(above, y - 1, cols);
     }
-    out += cup(y, 0) + paintRow(line, cols);
+    const row = paintRow(line, cols);
+    if (row !== '' || line.isWrapped) out += cup(y, 0) + (row === '' ? '\x1b[X' : row);
   }
-  return out + '\x1b[0m';
+  return out;
 }

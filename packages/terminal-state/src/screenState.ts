@@ -1,40 +1,30 @@
 /**
  * Builds a `vt100-screen-state-v1` string: escape sequences that, written into a freshly reset
- * xterm.js terminal of the same size, reproduce the screen, cursor, pen, active buffer and modes.
+ * xterm.js terminal of the same size, reproduce the screen (every cell, soft wraps), the cursor
+ * (including a pending wrap), the pen, the active buffer, scroll margins, saved cursors, modes and
+ * character sets.
  *
- * The serialize addon does the hard part — every cell's character, width and attributes, wrapped
- * lines, background-colour erase — and we compose its pieces with what it leaves out or gets wrong:
- *
- *  1. Alternate screen: the addon appends `CSI ?1049h CSI H` + alt content right after the normal
- *     buffer, whose tail has just set the *current* pen. 1049h then clears the alt screen with that
- *     pen's background, and the alt content (diffed against a default pen) leaves those cells
- *     coloured. It also makes 1049h save the wrong cursor/pen, which the app gets back when it
- *     leaves the alt screen. We take the addon's alt content alone and enter the alt screen
- *     ourselves from the normal buffer's saved cursor and pen, then clear with the default pen.
- *  2. Blank rows with a background colour after the last "content" row are dropped (blankRows.ts).
- *     Blank cells carrying more than a background colour come back plain (orphanCells.ts). A
- *     soft-wrapped row that starts with a blank cell derails it (screenPainter.ts).
- *  3. Scroll regions (DECSTBM) are not serialized; a TUI's later scrolling depends on them.
- *  4. The DECSC saved cursors (ESC 7; one per buffer) are not serialized.
- *  5. Cursor: the addon's relative moves are undone by its own trailing DECSET 6 (origin mode
- *     homes the cursor) and cannot express a pending wrap; see cursor.ts.
- *  6. Pen: re-set absolutely after the cursor step, which may have printed a cell.
- *  7. Modes it omits: cursor visibility, mouse encoding, cursor shape, LNM (see modes.ts), and
- *     designated character sets (charsets.ts).
+ * Order matters, because later steps rely on the restored terminal still being in its reset
+ * state (no margins, no origin or insert mode, US ASCII) and some steps move the cursor:
+ *  1. the normal screen's cells (screenPainter.ts, orphanCells.ts);
+ *  2. the normal buffer's margins; if the alternate screen is active: enter it with DECSET 1049
+ *     from the normal buffer's saved cursor/pen/charset (1049 saves them; the app gets them back
+ *     when it leaves), clear it with the default pen, paint its cells and margins;
+ *  3. the active buffer's DECSC slot (ESC 7), and the inactive alt buffer's;
+ *  4. modes, from the serialize addon (DECSET 6 among them homes the cursor, hence before 5.);
+ *  5. the cursor, absolutely (cursor.ts), then the pen, absolutely;
+ *  6. modes the addon leaves out (modes.ts) and the character sets (charsets.ts, charsetPlan).
  */
 import type { IBuffer } from '@xterm/headless';
 import type { SerializeAddon, Terminal } from './xterm';
-import { readCoreState, type BufferCoreState } from './internals';
+import { readCoreState, type BufferCoreState, type CoreState } from './internals';
 import { absoluteSgr, isDefaultAttributes } from './sgr';
 import { placeCursor } from './cursor';
 import { extraModesSequence } from './modes';
-import { charsetSequence, designate, isDefaultCharset } from './charsets';
-import { blankRowsSequence } from './blankRows';
+import { charsetSequence, designate, isDefaultCharset, sameCharset } from './charsets';
 import { orphanCellsSequence } from './orphanCells';
-import { needsPainter, paintScreen } from './screenPainter';
-
-/** What the addon puts between the normal and the alternate buffer (SerializeAddon.serialize). */
-const ADDON_ALT_MARKER = '\x1b[?1049h\x1b[H';
+import { paintScreen } from './screenPainter';
+import { addonModes } from './addonModes';
 
 /** DECSTBM, only when not the full screen (the state after a reset). It homes the cursor. */
 function scrollRegion(state: BufferCoreState, rows: number): string {
@@ -61,25 +51,8 @@ function savedCursor(buffer: IBuffer, state: BufferCoreState, cols: number): str
   return isDefault ? '' : saveSlot(buffer, state, cols, '\x1b7');
 }
 
-/** Cuts the addon's output into the parts we recompose. Only the screen (no scrollback) is used. */
-function addonParts(addon: SerializeAddon, altActive: boolean): { normal: string; alt: string; modes: string } {
-  const normal = addon.serialize({ scrollback: 0, excludeAltBuffer: true, excludeModes: true });
-  const strip = (whole: string, prefix: string): string => {
-    if (!whole.startsWith(prefix)) throw new Error('@pty-ws/terminal-state: unexpected SerializeAddon output layout');
-    return whole.slice(prefix.length);
-  };
-  const modes = strip(addon.serialize({ scrollback: 0, excludeAltBuffer: true }), normal);
-  const alt = altActive ? strip(addon.serialize({ scrollback: 0, excludeModes: true }), normal + ADDON_ALT_MARKER) : '';
-  return { normal, alt, modes };
-}
-
-/**
- * A buffer's cells: the addon's output plus fixes for the cells it gets wrong, or our own painter
- * for screens whose soft-wrapped rows would derail the addon (screenPainter.ts).
- */
-function bufferContent(addonContent: string, buffer: IBuffer, cols: number, rows: number): string {
-  const cells = needsPainter(buffer, rows) ? paintScreen(buffer, cols, rows) : addonContent + blankRowsSequence(buffer, cols, rows);
-  return cells + orphanCellsSequence(buffer, cols, rows);
+function cells(buffer: IBuffer, cols: number, rows: number): string {
+  return paintScreen(buffer, cols, rows) + orphanCellsSequence(buffer, cols, rows);
 }
 
 export function serializeScreenState(term: Terminal, addon: SerializeAddon): string {
@@ -87,15 +60,14 @@ export function serializeScreenState(term: Terminal, addon: SerializeAddon): str
   const core = readCoreState(term);
   const buffer: IBuffer = term.buffer.active;
   const altActive = buffer.type === 'alternate';
-  const parts = addonParts(addon, altActive);
   const active = altActive ? core.alt : core.normal;
 
-  let out = bufferContent(parts.normal, term.buffer.normal, cols, rows);
+  let out = cells(term.buffer.normal, cols, rows);
   out += scrollRegion(core.normal, rows);
   if (altActive) {
     // 1049h saves cursor, pen and charset into the normal buffer's DECSC slot: the original's.
     out += saveSlot(term.buffer.normal, core.normal, cols, '\x1b[?1049h');
-    out += '\x1b[0m\x1b[2J\x1b[H' + bufferContent(parts.alt, buffer, cols, rows);
+    out += '\x1b[0m\x1b[2J' + cells(buffer, cols, rows);
     out += scrollRegion(core.alt, rows);
     // The normal buffer's slot was just filled by 1049h; the alt buffer has its own.
     out += savedCursor(buffer, core.alt, cols);
@@ -106,10 +78,32 @@ export function serializeScreenState(term: Terminal, addon: SerializeAddon): str
     if (altSaved !== '') out += '\x1b[?47h' + altSaved + '\x1b[?47l';
     out += savedCursor(buffer, core.normal, cols);
   }
-  out += parts.modes;
+  out += addonModes(addon);
+  const { charsets, viaSavedCursor } = charsetPlan(core, active);
+  // Charsets normally come last so that nothing we print is translated; see charsetPlan.
+  if (viaSavedCursor) out += charsets + '\x1b8';
   out += placeCursor(buffer, active.cursorY, active.cursorX, cols, term.modes.originMode ? active.scrollTop : 0);
   out += absoluteSgr(core.pen);
   out += extraModesSequence(core, term.options.convertEol === true);
-  out += charsetSequence(core.charsets, core.glevel, core.charset);
+  if (!viaSavedCursor) out += charsets;
   return out;
+}
+
+/**
+ * xterm.js can print with a charset other than the table shifted into GL: ESC 8 and DECRST 1049
+ * restore the *saved* charset without touching the tables (e.g. `ESC ( 0` then leaving the alt
+ * screen prints US ASCII while G0 still holds line drawing, until the next SI/SO). Designations
+ * cannot express that; ESC 8 can, when the active buffer's saved slot holds that very charset —
+ * which is how the state arises. ESC 8 also moves the cursor and pen, which are set after it.
+ * Otherwise the shifted table is replaced by the effective charset (what is printed now wins).
+ */
+function charsetPlan(core: CoreState, active: BufferCoreState): { charsets: string; viaSavedCursor: boolean } {
+  const shifted = core.charsets[core.glevel];
+  if (sameCharset(core.charset, shifted)) return { charsets: charsetSequence(core.charsets, core.glevel), viaSavedCursor: false };
+  if (sameCharset(core.charset, active.savedCharset)) {
+    return { charsets: charsetSequence(core.charsets, core.glevel), viaSavedCursor: true };
+  }
+  const tables = core.charsets.slice();
+  tables[core.glevel] = core.charset;
+  return { charsets: charsetSequence(tables, core.glevel), viaSavedCursor: false };
 }

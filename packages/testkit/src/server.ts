@@ -52,7 +52,7 @@ export function testMode(): TestMode {
   return mode;
 }
 
-type StartNode = (overrides: Partial<Config>) => Promise<NodeHandle>;
+type StartNode = (overrides: Partial<Config>, opts?: { env?: Record<string, string | undefined> }) => Promise<NodeHandle>;
 
 function loadStartNode(): StartNode {
   // Resolved at run time so the testkit builds before (and independently of) the service.
@@ -65,7 +65,8 @@ function loadStartNode(): StartNode {
 
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const mode = testMode();
-  const node = await loadStartNode()({ ...testDefaults(), ...overrides });
+  // An empty environment: the caller's PTYWS_* variables must not leak into the server under test.
+  const node = await loadStartNode()({ ...testDefaults(), ...overrides }, { env: {} });
   const wsUrl = node.wsUrl.replace(/\/$/, '');
   const httpUrl = node.httpUrl.replace(/\/$/, '');
   let stopping: Promise<void> | undefined;

@@ -30,7 +30,6 @@ export interface RunningEdge {
 export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const { config, logger } = deps;
   const app = uWS.App();
-  let handler!: AttachHandler;
   const hubs = new HubRegistry({
     app,
     log: deps.log,
@@ -39,7 +38,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     onLagged: (conn) => logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
   });
   const auth = new Authenticator(deps.tokens, config.authEnabled);
-  handler = new AttachHandler({ control: deps.control, log: deps.log, hubs, logger, edgeId: config.edgeId, sessionHost: deps.sessionHost });
+  const handler: AttachHandler = new AttachHandler({ control: deps.control, log: deps.log, hubs, logger, edgeId: config.edgeId, sessionHost: deps.sessionHost });
   let draining = false;
 
   // Closed frames end every connection of the session after they were delivered.
@@ -66,7 +65,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     closeOnBackpressureLimit: 0,
     idleTimeout: 0,
     sendPingsAutomatically: false,
-    upgrade: upgradeHandler({ registry: deps.registry, auth, logger }),
+    upgrade: upgradeHandler({ registry: deps.registry, auth, logger, knownInstance: (id) => id === config.instanceId }),
     open: (ws) => {
       if (draining) {
         ws.end(CloseCode.NORMAL, 'server_shutdown');

@@ -16,6 +16,7 @@ export class Sequencer {
     private readonly log: FrameLog,
     lastSeq: number,
     private readonly onFailure: (err: Error) => void,
+    private readonly afterAppend: () => void = () => {},
   ) {
     this.last = lastSeq;
   }
@@ -63,7 +64,7 @@ export class Sequencer {
   private enqueue(step: () => Promise<void>): void {
     this.chain = this.chain.then(() => {
       if (this.failure) return;
-      return step().catch((err: unknown) => {
+      return step().then(this.afterAppend, (err: unknown) => {
         this.failure = err instanceof Error ? err : new Error(String(err));
         this.onFailure(this.failure);
       });

@@ -29,7 +29,7 @@ export interface AgentDeps {
   retention: RetentionPolicy;
   closedSessionTtlMs: number;
   defaults: SpecDefaults;
-  runtime: Omit<RuntimeOptions, 'log' | 'membershipStore'>;
+  runtime: Omit<RuntimeOptions, 'log' | 'membershipStore' | 'retention'>;
 }
 
 /**
@@ -41,7 +41,7 @@ export class SessionManager implements SessionControl {
   private readonly janitor: NodeJS.Timeout;
 
   constructor(private readonly deps: AgentDeps) {
-    this.janitor = setInterval(() => void this.sweep(), 10_000);
+    this.janitor = setInterval(() => void this.sweep(), 1000);
     this.janitor.unref();
   }
 
@@ -76,6 +76,7 @@ export class SessionManager implements SessionControl {
     const runtime = new SessionRuntime(record, proc, bounds.lastSeq, {
       ...this.deps.runtime,
       log: this.deps.log,
+      retention: this.deps.retention,
       membershipStore: this.deps.membershipStore,
     });
     runtime.onClosed = (exitCode, reason) => {

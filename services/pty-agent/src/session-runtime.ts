@@ -13,6 +13,7 @@ import type {
   Keyframe,
   MembershipStore,
   PtyProcess,
+  RetentionPolicy,
   RoleChangeResult,
   SessionRecord,
 } from '@pty-ws/ports';
@@ -28,6 +29,7 @@ export interface RuntimeOptions {
   outputCoalesceMs: number;
   outputFrameBytes: number;
   log: FrameLog;
+  retention: RetentionPolicy;
   membershipStore: MembershipStore;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
@@ -62,8 +64,12 @@ export class SessionRuntime {
     this.size = { ...record.spec.size };
     this.membership = new Membership(opts.caps);
     this.screen = new TerminalState({ cols: this.size.cols, rows: this.size.rows });
-    this.sequencer = new Sequencer(record.sessionId, opts.log, lastSeq, (err) =>
-      opts.logger.warn({ session_id: record.sessionId, err: err.message }, 'frame log append failed'),
+    this.sequencer = new Sequencer(
+      record.sessionId,
+      opts.log,
+      lastSeq,
+      (err) => opts.logger.warn({ session_id: record.sessionId, err: err.message }, 'frame log append failed'),
+      () => this.maybeTrim(),
     );
     this.coalescer = new OutputCoalescer(opts.outputCoalesceMs, opts.outputFrameBytes, (data) => this.emitOutput(data));
     proc.onData((data) => {
@@ -81,6 +87,16 @@ export class SessionRuntime {
 
   get running(): boolean {
     return this.state === 'running';
+  }
+
+  private lastTrimAt = 0;
+
+  /** Retention is applied as the log grows (at most 4×/s), so replay windows are exact, not janitor-late. */
+  private maybeTrim(): void {
+    const now = Date.now();
+    if (now - this.lastTrimAt < 250) return;
+    this.lastTrimAt = now;
+    void this.opts.log.trim(this.sessionId, this.opts.retention, now).catch(() => undefined);
   }
 
   // ---- output and keyframes ---------------------------------------------------------------

@@ -74,7 +74,8 @@ export class ShellTaskExecutor implements TaskExecutor {
         finish(null, null);
       });
       child.on('close', (code, signal) => finish(code, signal));
-      var timer = setTimeout(() => {
+      // Declared last: `finish` only runs from child events, after this line.
+      const timer = setTimeout(() => {
         timedOut = true;
         this.killGroup(child, 'SIGKILL');
       }, this.timeoutMs);

@@ -168,8 +168,10 @@ export class AttachHandler {
         conn.serviceParameters = p['service_parameters'] as Record<string, unknown>;
         return this.reply(conn, f, 'UpdateServiceParameters.Response', {});
       case 'SendMessage':
+        this.requireControl(conn, 'start tasks');
         return this.sendMessage(conn, f);
       case 'SendStreamingMessage':
+        this.requireControl(conn, 'start tasks');
         return this.sendStreamingMessage(conn, f);
       case 'GetTask': {
         const task = await this.deps.control.getTask(conn.sessionId, String(p['task_id']), p['history_length'] as number | undefined);
@@ -186,6 +188,7 @@ export class AttachHandler {
         return this.reply(conn, f, 'ListTasks.Response', { tasks: page.tasks, next_page_token: page.nextPageToken ?? null });
       }
       case 'CancelTask': {
+        this.requireControl(conn, 'cancel tasks');
         const task = await this.deps.control.cancelTask(conn.sessionId, String(p['task_id']));
         return this.reply(conn, f, 'CancelTask.Response', { task });
       }
@@ -231,6 +234,11 @@ export class AttachHandler {
       default:
         throw new BindingError('UNSUPPORTED_OPERATION', `unsupported operation '${f.op}'`);
     }
+  }
+
+  /** pty:observe grants task reads only (binding §7.2); starting or cancelling needs pty:control. */
+  private requireControl(conn: Conn, what: string): void {
+    if (!canControl(conn.principal)) throw new BindingError('PERMISSION_DENIED', `the principal lacks pty:control and cannot ${what}`);
   }
 
   // ---- PTY verbs --------------------------------------------------------------------------------
@@ -330,7 +338,7 @@ export class AttachHandler {
     // RoleAssigned and the role-transition Keyframe go out before the MembershipChanged catches up.
     hub.goOffline(conn);
     this.sendRoleAssigned(conn, result.grant);
-    await this.sendLogRange(conn, conn.lastSeq, result.keyframe.anchorSeq);
+    await this.sendLogRange(conn, conn.position, result.keyframe.anchorSeq);
     this.sendKeyframe(conn, result.keyframe);
     await hub.catchUp(conn);
   }
@@ -417,13 +425,15 @@ export class AttachHandler {
     conn.tasks.add(taskId);
     this.reply(conn, f, 'SubscribeToTask.Accepted', { current_sequence: hub.head });
     if (replayFrom !== undefined) {
-      if (replayFrom < conn.lastSeq) {
+      if (replayFrom < conn.position) {
         // Updates older than this socket's position cannot be resent without breaking the
         // sequence order: one unlogged snapshot of the task's state stands in for them.
         const final = ['COMPLETED', 'FAILED', 'CANCELED', 'REJECTED', 'INPUT_REQUIRED'].includes(task.status.state);
         this.sendDirect(conn, 'TaskStatusUpdate', { task, delta: { task_id: task.id, context_id: task.context_id, status: task.status, final } });
       }
-      await this.sendLogRange(conn, Math.max(replayFrom, conn.lastSeq), hub.head);
+      await this.sendLogRange(conn, Math.max(replayFrom, conn.position), hub.head);
+    } else {
+      this.positionTaskOnly(conn);
     }
     await hub.catchUp(conn);
   }
@@ -439,7 +449,19 @@ export class AttachHandler {
 
   private addTaskSubscription(conn: Conn, taskId: string): void {
     conn.tasks.add(taskId);
-    if (conn.live && conn.ws) conn.ws.subscribe(taskTopic(conn.sessionId, taskId));
+    if (conn.live && conn.ws) {
+      conn.ws.subscribe(taskTopic(conn.sessionId, taskId));
+      return;
+    }
+    this.positionTaskOnly(conn);
+    // At the head this completes synchronously: the socket is live before any update exists.
+    void this.hub(conn).catchUp(conn);
+  }
+
+  /** A connection that never joined has no history to catch up on: it starts at the head. */
+  private positionTaskOnly(conn: Conn): void {
+    const hub = this.hub(conn);
+    if (!conn.attached && conn.position < hub.head) conn.position = hub.head;
   }
 
   private removeTaskSubscription(conn: Conn, taskId: string): void {
@@ -465,7 +487,7 @@ export class AttachHandler {
       for (const e of entries) hub.sendFrame(conn, serializeEntry(e));
       from = entries[entries.length - 1]!.seq;
     }
-    if (conn.lastSeq < toSeq) conn.lastSeq = toSeq;
+    if (conn.position < toSeq) conn.position = toSeq;
   }
 
   /** Sends a frame addressed to this connection only: not logged, carries its last sequence. */
@@ -486,7 +508,9 @@ export class AttachHandler {
   }
 
   sendKeyframe(conn: Conn, k: Keyframe): void {
+    // The keyframe stands for every frame up to its anchor: the connection is now there.
     if (conn.lastSeq < k.anchorSeq) conn.lastSeq = k.anchorSeq;
+    if (conn.position < k.anchorSeq) conn.position = k.anchorSeq;
     this.sendDirect(conn, 'pty.session_frame', {
       kind: 'Keyframe',
       snapshot: Buffer.from(k.snapshot, 'utf8').toString('base64'),

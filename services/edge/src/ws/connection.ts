@@ -12,8 +12,10 @@ export interface Conn {
   readonly remoteAddress: string;
   ws?: WebSocket<Conn>;
   open: boolean;
-  /** Highest log sequence written to this connection (README interpretation 1). */
+  /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
   lastSeq: number;
+  /** How far through the session log this connection's feed has moved, frames filtered out included. */
+  position: number;
   /** Joined via pty.join_session: receives every non-task log frame. */
   attached: boolean;
   role?: PtyRole;

@@ -105,12 +105,13 @@ export class SessionHub {
     }
     for (const conn of this.conns) {
       if (conn.live) {
-        conn.lastSeq = entry.seq;
+        conn.position = entry.seq;
+        if (this.wants(conn, frame)) conn.lastSeq = entry.seq;
         if (conn.ws && conn.ws.getBufferedAmount() > this.opts.slowConsumerBytes) this.skipForward(conn);
       }
     }
     if (this.pending.size > 0) {
-      for (const conn of [...this.pending]) if (conn.lastSeq <= this.head) void this.catchUp(conn);
+      for (const conn of [...this.pending]) if (conn.position <= this.head) void this.catchUp(conn);
     }
     this.opts.onEntry?.(entry);
   }
@@ -140,15 +141,16 @@ export class SessionHub {
 
   /** Sends one frame directly (catch-up, replay); advances the connection's sequence. */
   sendFrame(conn: Conn, frame: SerializedFrame): void {
-    if (!conn.open || !conn.ws || frame.seq <= conn.lastSeq) return;
+    if (!conn.open || !conn.ws || frame.seq <= conn.position) return;
     if (this.wants(conn, frame)) {
       if (conn.binary && frame.binary) conn.ws.send(frame.binary, true);
       else conn.ws.send(frame.json, false);
+      conn.lastSeq = frame.seq;
     }
-    conn.lastSeq = frame.seq;
+    conn.position = frame.seq;
   }
 
-  /** Brings the connection from `conn.lastSeq` to the head, then makes it live. */
+  /** Brings the connection from `conn.position` to the head, then makes it live. */
   async catchUp(conn: Conn): Promise<void> {
     if (this.catchingUp.has(conn)) return;
     this.catchingUp.add(conn);
@@ -157,21 +159,21 @@ export class SessionHub {
     try {
       for (;;) {
         if (!conn.open || !this.conns.has(conn)) return;
-        if (conn.lastSeq > this.head) {
+        if (conn.position > this.head) {
           this.pending.add(conn); // the connection is ahead of this edge's feed: wait for it
           return;
         }
         const oldest = this.ring[0];
-        if (conn.lastSeq === this.head || (oldest && oldest.seq <= conn.lastSeq + 1)) {
+        if (conn.position === this.head || (oldest && oldest.seq <= conn.position + 1)) {
           // Everything missing is in the hot window: finish synchronously and go live.
-          for (const f of this.ring) if (f.seq > conn.lastSeq) this.sendFrame(conn, f);
+          for (const f of this.ring) if (f.seq > conn.position) this.sendFrame(conn, f);
           this.goLive(conn);
           return;
         }
         this.hotMisses++;
-        const entries = await this.opts.log.read(this.sessionId, conn.lastSeq, { toSeq: this.head, limit: 500 });
+        const entries = await this.opts.log.read(this.sessionId, conn.position, { toSeq: this.head, limit: 500 });
         if (entries.length === 0) {
-          conn.lastSeq = this.head; // trimmed away meanwhile: nothing more to send
+          conn.position = this.head; // trimmed away meanwhile: nothing more to send
           continue;
         }
         for (const e of entries) this.sendFrame(conn, serializeEntry(e));

@@ -55,6 +55,7 @@ export interface UpgradeDeps {
   registry: SessionRegistry;
   auth: Authenticator;
   logger: Logger;
+  knownInstance: (instanceId: string) => boolean;
   onAuthFailure?: (reason: string) => void;
 }
 
@@ -95,7 +96,7 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
   if (!m) return sendError(r, 'INVALID_REQUEST', 'not an attach URL: use /agents/{instance_id}/sessions/{session_id}/attach', 404);
   if (TOKEN_QUERY.test(u.query)) {
     deps.onAuthFailure?.('token_in_url');
-    return sendError(r, 'UNAUTHENTICATED', 'tokens are not accepted in the URL query string; use the Authorization header or the bearer.<token> subprotocol', 400);
+    return sendError(r, 'UNAUTHENTICATED', 'tokens are not accepted in the URL query string; use the Authorization header or the bearer.<token> subprotocol', 401);
   }
   const instanceId = decodeURIComponent(m[1]!);
   const sessionId = decodeURIComponent(m[2]!);
@@ -119,6 +120,9 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
     throw err;
   }
   if (!canObserve(principal)) return sendError(r, 'PERMISSION_DENIED', 'the principal has no pty scope', 403);
+  if (!deps.knownInstance(instanceId)) {
+    return sendError(r, 'INVALID_REQUEST', `instance '${instanceId}' not found`, 404);
+  }
   if (principal.instanceId !== undefined && principal.instanceId !== instanceId) {
     return sendError(r, 'PERMISSION_DENIED', `the token is not valid for instance '${instanceId}'`, 403);
   }
@@ -143,6 +147,7 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
     remoteAddress: u.remoteAddress,
     open: false,
     lastSeq: 0,
+    position: 0,
     attached: false,
     tasks: new Set(),
     live: false,
