@@ -27,7 +27,7 @@ import {
   type PtyRole,
   type SessionHostCapabilities,
 } from '@pty-ws/protocol';
-import type { FrameLog, Keyframe, SessionControl } from '@pty-ws/ports';
+import type { FrameLog, Keyframe, LogEntry, SessionControl } from '@pty-ws/ports';
 import { replayInRange } from '@pty-ws/ports';
 import { canControl } from '../auth';
 import type { Logger } from '../logger';
@@ -251,6 +251,18 @@ export class AttachHandler {
     if (size) checkSize(size.cols, size.rows);
     const requestedRole: PtyRole = p.role ?? (canControl(conn.principal) ? 'controller' : 'observer');
     const hub = this.hub(conn);
+    // The replay window is judged, and read, as of the join request: the join's own frames may
+    // trigger a trim that would otherwise push a valid replay_from out of range.
+    let replay: LogEntry[] | undefined;
+    let outOfRange: { replayFrom: number; firstSeq: number; lastSeq: number } | undefined;
+    if (f.replay_from !== undefined && f.replay_from !== null) {
+      const bounds = await this.deps.log.bounds(conn.sessionId);
+      if (replayInRange(f.replay_from, bounds)) {
+        replay = await this.deps.log.read(conn.sessionId, f.replay_from, { toSeq: bounds.lastSeq });
+      } else {
+        outOfRange = { replayFrom: f.replay_from, firstSeq: bounds.firstSeq, lastSeq: bounds.lastSeq };
+      }
+    }
     const result = await this.deps.control.join(conn.sessionId, {
       clientId: conn.clientId,
       edgeId: this.deps.edgeId,
@@ -272,19 +284,18 @@ export class AttachHandler {
 
     // Flush: replay (or just this join's MembershipChanged) up to the keyframe's anchor.
     let from = result.membershipSeq - 1;
-    if (f.replay_from !== undefined && f.replay_from !== null) {
-      const bounds = await this.deps.log.bounds(conn.sessionId);
-      if (replayInRange(f.replay_from, bounds)) {
-        from = Math.min(from, f.replay_from);
-      } else {
-        this.sendError(
-          conn,
-          'REPLAY_OUT_OF_RANGE',
-          `replay_from ${f.replay_from} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`,
-          f.id,
-          { first_retained_sequence: bounds.firstSeq, last_sequence: bounds.lastSeq },
-        );
-      }
+    if (outOfRange) {
+      this.sendError(
+        conn,
+        'REPLAY_OUT_OF_RANGE',
+        `replay_from ${outOfRange.replayFrom} is outside the retained window ${outOfRange.firstSeq - 1}..${outOfRange.lastSeq}`,
+        f.id,
+        { first_retained_sequence: outOfRange.firstSeq, last_sequence: outOfRange.lastSeq },
+      );
+    }
+    if (replay) {
+      for (const e of replay) hub.sendFrame(conn, serializeEntry(e));
+      from = Math.max(conn.position, Math.min(from, f.replay_from ?? from));
     }
     await this.sendLogRange(conn, from, result.keyframe.anchorSeq);
     this.sendKeyframe(conn, result.keyframe);
