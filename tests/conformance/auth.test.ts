@@ -4,7 +4,17 @@
  */
 import { SUBPROTOCOL_JSON, newId, type Task } from '@pty-ws/protocol';
 import { TestContext, delay, http, is, joinSession, tryUpgrade, type TestClient } from '@pty-ws/testkit';
-import { awaitTerminal, expectAlive, expectRequestError, jsonOf, marker, payloadOf, shell, useServer, userMessage } from './support';
+import {
+  awaitTerminal,
+  expectAlive,
+  expectRequestError,
+  jsonOf,
+  marker,
+  payloadOf,
+  shell,
+  useServer,
+  userMessage,
+} from './support';
 
 describe('authentication and scopes', () => {
   const ctx = useServer({ maxControllers: 4 });
@@ -90,25 +100,42 @@ describe('authentication and scopes', () => {
       await obs.waitFor(is.kind('Keyframe'), 1500, from);
       // Input, resize and controller requests are denied.
       const sneaky = marker('observer_typed');
-      await expectRequestError(obs, 'pty.session_input', { data: Buffer.from(sneaky.cmd).toString('base64') }, 'PERMISSION_DENIED');
+      await expectRequestError(
+        obs,
+        'pty.session_input',
+        { data: Buffer.from(sneaky.cmd).toString('base64') },
+        'PERMISSION_DENIED',
+      );
       await expectRequestError(obs, 'pty.session_resize', { cols: 100, rows: 30 }, 'PERMISSION_DENIED');
       await expectRequestError(obs, 'pty.request_role', { role: 'controller' }, 'PERMISSION_DENIED');
       await delay(300);
       expect(controller.outputSince(0).toString()).not.toMatch(sneaky.re);
       expect(obs.frames.filter(is.kind('Resize'))).toHaveLength(0);
-      expect(obs.frames.some((r) => is.kind('RoleAssigned')(r) && payloadOf<{ role: string }>(jsonOf(r)).role === 'controller')).toBe(false);
+      expect(
+        obs.frames.some(
+          (r) => is.kind('RoleAssigned')(r) && payloadOf<{ role: string }>(jsonOf(r)).role === 'controller',
+        ),
+      ).toBe(false);
     });
 
     it('binding scenario 7: a pty:observe join asking for the controller role never becomes controller', async () => {
       const obs = await ctx().attach(sessionId, { token: observeToken });
       const from = obs.mark();
       const id = obs.send('pty.join_session', { role: 'controller' });
-      const first = await obs.waitFor((r) => is.kind('RoleAssigned')(r) || (is.reply(id)(r) && is.error()(r)), 3000, from);
+      const first = await obs.waitFor(
+        (r) => is.kind('RoleAssigned')(r) || (is.reply(id)(r) && is.error()(r)),
+        3000,
+        from,
+      );
       const f = jsonOf(first);
       if (f.op === 'Error') expect(payloadOf<{ code: string }>(f).code).toBe('PERMISSION_DENIED');
       else expect(payloadOf<{ role: string }>(f).role).toBe('observer');
       await delay(200);
-      expect(obs.frames.some((r) => is.kind('RoleAssigned')(r) && payloadOf<{ role: string }>(jsonOf(r)).role === 'controller')).toBe(false);
+      expect(
+        obs.frames.some(
+          (r) => is.kind('RoleAssigned')(r) && payloadOf<{ role: string }>(jsonOf(r)).role === 'controller',
+        ),
+      ).toBe(false);
     });
 
     it('binding scenario 7: pty:control attaches can control the session (input and resize)', async () => {
@@ -170,7 +197,10 @@ describe('PTYWS_AUTH=disabled (local harness)', () => {
 
   it('accepts a connection without a bearer and still refuses a header without a PTY token (400)', async () => {
     const url = ctx.server.attachUrl(sessionId);
-    expect(await tryUpgrade(url, { protocols: [SUBPROTOCOL_JSON] })).toMatchObject({ status: 101, protocolHeader: SUBPROTOCOL_JSON });
+    expect(await tryUpgrade(url, { protocols: [SUBPROTOCOL_JSON] })).toMatchObject({
+      status: 101,
+      protocolHeader: SUBPROTOCOL_JSON,
+    });
     expect((await tryUpgrade(url, { protocols: ['chat'] })).status).toBe(400);
     expect((await tryUpgrade(ctx.server.attachUrl(newId()), {})).status).toBe(404);
   });

@@ -21,7 +21,7 @@ async function expectInvalid(c: TestClient, from: number, requestId?: string): P
 }
 
 describe('bad input', () => {
-  const ctx = useServer({ maxFrameBytes: MAX_FRAME });
+  const ctx = useServer({ maxFrameBytes: MAX_FRAME, maxControllers: 32 });
   let sessionId = '';
   let watcher: TestClient;
 
@@ -114,7 +114,12 @@ describe('bad input', () => {
 
   it('PushNotificationConfig operations → UNSUPPORTED_OPERATION (§4.7)', async () => {
     const c = await fresh();
-    for (const op of ['SetTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfig', 'DeleteTaskPushNotificationConfig']) {
+    for (const op of [
+      'SetTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfig',
+      'DeleteTaskPushNotificationConfig',
+    ]) {
       await expectRequestError(c, op, { task_id: newId() }, 'UNSUPPORTED_OPERATION');
     }
     await expectAlive(c);
@@ -131,7 +136,12 @@ describe('bad input', () => {
 
   it('a frame bigger than maxFrameBytes closes that socket; the server keeps serving others', async () => {
     const c = await fresh();
-    const big = JSON.stringify({ op: 'ping', id: newId(), ts: rfc3339(), payload: { client_ts: 'x'.repeat(MAX_FRAME + 1024) } });
+    const big = JSON.stringify({
+      op: 'ping',
+      id: newId(),
+      ts: rfc3339(),
+      payload: { client_ts: 'x'.repeat(MAX_FRAME + 1024) },
+    });
     c.sendRaw(big);
     const closed = await Promise.race([c.closed, delay(3000).then(() => undefined)]);
     expect(closed).toBeDefined();
@@ -198,7 +208,7 @@ describe('bad input', () => {
 
   it('a frame naming another session_id is rejected and not acted on (§11)', async () => {
     const c = await fresh();
-    await joinSession(c, { role: 'controller' });
+    expect((await joinSession(c, { role: 'controller' })).roleAssigned.role).toBe('controller');
     const other = (await ctx().createSession(shell())).session_id;
     const m = marker('crosssession');
     const watchFrom = watcher.mark();
@@ -209,9 +219,23 @@ describe('bad input', () => {
     expect(['INVALID_REQUEST', 'PERMISSION_DENIED']).toContain((jsonOf(r).payload as { code: string }).code);
     await delay(300);
     expect(watcher.outputSince(watchFrom).toString()).not.toMatch(m.re);
+    // The rejection may be fatal (a protocol violation, §6); then the close code says so.
+    let user = c;
+    if (!c.isOpen) {
+      expect([4400, 4403]).toContain((await c.closed).code);
+      user = await fresh();
+      await joinSession(user, { role: 'controller' });
+    }
     // Naming the bound session itself is fine.
     const ok = marker('samesession');
-    c.send('pty.session_input', { data: Buffer.from(ok.cmd).toString('base64'), session_id: sessionId });
-    await watcher.collectOutput(ok.re, 3000, watchFrom);
+    const okFrom = user.mark();
+    user.send('pty.session_input', { data: Buffer.from(ok.cmd).toString('base64'), session_id: sessionId });
+    try {
+      await watcher.collectOutput(ok.re, 3000, watchFrom);
+    } catch (e) {
+      throw new Error(
+        `${String(e)}; client saw ${user.describe(okFrom)}, open=${String(user.isOpen)} close=${JSON.stringify(user.closeState)}`,
+      );
+    }
   });
 });

@@ -1,6 +1,17 @@
 /** The pty-ws.v1.binary hot path and the JSON fallback (binding §3.1, scenarios 9–11). */
 import { SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON, STREAM_IDS } from '@pty-ws/protocol';
-import { delay, is, joinSession, outputBytes, pw1o, seqOf, sequenceViolations, sessionFrameOf, type Received, type TestClient } from '@pty-ws/testkit';
+import {
+  delay,
+  is,
+  joinSession,
+  outputBytes,
+  pw1o,
+  seqOf,
+  sequenceViolations,
+  sessionFrameOf,
+  type Received,
+  type TestClient,
+} from '@pty-ws/testkit';
 import { expectBindingError, jsonOf, marker, shell, useServer } from './support';
 
 const isJsonOutput = (r: Received): boolean => sessionFrameOf(r, 'Output') !== undefined;
@@ -40,14 +51,25 @@ describe('binary subprotocol', () => {
 
   it('binding scenario 9: PW1O sequences share the session counter — the JSON client sees the same bytes under the same numbers', async () => {
     const m = marker('samecounter');
+    await Promise.all([bin.settle(200), json.settle(200)]);
     const bFrom = bin.mark();
     const jFrom = json.mark();
     json.input(m.cmd);
     await bin.collectOutput(m.re, 3000, bFrom);
     await json.collectOutput(m.re, 3000, jFrom);
     await delay(150);
-    const binBySeq = new Map(bin.frames.slice(bFrom).filter(is.binary()).map((r) => [seqOf(r), outputBytes(r)?.toString('base64')]));
-    const jsonBySeq = new Map(json.frames.slice(jFrom).filter(isJsonOutput).map((r) => [seqOf(r), outputBytes(r)?.toString('base64')]));
+    const binBySeq = new Map(
+      bin.frames
+        .slice(bFrom)
+        .filter(is.binary())
+        .map((r) => [seqOf(r), outputBytes(r)?.toString('base64')]),
+    );
+    const jsonBySeq = new Map(
+      json.frames
+        .slice(jFrom)
+        .filter(isJsonOutput)
+        .map((r) => [seqOf(r), outputBytes(r)?.toString('base64')]),
+    );
     expect(binBySeq.size).toBeGreaterThan(0);
     expect([...binBySeq.keys()].sort()).toEqual([...jsonBySeq.keys()].sort());
     for (const [seq, data] of binBySeq) expect(jsonBySeq.get(seq)).toBe(data);
@@ -104,8 +126,8 @@ describe('binary subprotocol', () => {
     const jFrom = json.mark();
     // printf emits the bytes 0xff 0xfe 0x80 between two markers.
     bin.inputBinary("printf 'RAW<\\377\\376\\200>RAW\\n'\n");
-    await bin.waitFor((r) => (pw1o(r)?.data.includes(Buffer.from([0xff, 0xfe, 0x80])) ?? false), 3000, from);
-    await json.waitFor((r) => (outputBytes(r)?.includes(Buffer.from([0xff, 0xfe, 0x80])) ?? false), 3000, jFrom);
+    await bin.waitFor((r) => pw1o(r)?.data.includes(Buffer.from([0xff, 0xfe, 0x80])) ?? false, 3000, from);
+    await json.waitFor((r) => outputBytes(r)?.includes(Buffer.from([0xff, 0xfe, 0x80])) ?? false, 3000, jFrom);
     expect(bin.outputSince(from).includes(Buffer.from([0x3c, 0xff, 0xfe, 0x80, 0x3e]))).toBe(true);
     expect(json.outputSince(jFrom).includes(Buffer.from([0x3c, 0xff, 0xfe, 0x80, 0x3e]))).toBe(true);
   });

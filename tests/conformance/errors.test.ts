@@ -4,7 +4,18 @@
  */
 import { newId, type Task } from '@pty-ws/protocol';
 import { delay, is, joinSession, tryUpgrade, type TestClient } from '@pty-ws/testkit';
-import { awaitTerminal, expectAlive, expectBindingError, expectRequestError, jsonOf, marker, payloadOf, shell, useServer, userMessage } from './support';
+import {
+  awaitTerminal,
+  expectAlive,
+  expectBindingError,
+  expectRequestError,
+  jsonOf,
+  marker,
+  payloadOf,
+  shell,
+  useServer,
+  userMessage,
+} from './support';
 
 describe('binding scenario 3: error mapping', () => {
   // A tiny replay window so REPLAY_OUT_OF_RANGE is reachable: 3 frames, 1 second.
@@ -59,7 +70,12 @@ describe('binding scenario 3: error mapping', () => {
     await joinSession(ctl, { role: 'controller' });
     const obs = await ctx().attach(sessionId);
     await joinSession(obs, { role: 'observer' });
-    await expectRequestError(obs, 'pty.session_input', { data: Buffer.from('true\n').toString('base64') }, 'PERMISSION_DENIED');
+    await expectRequestError(
+      obs,
+      'pty.session_input',
+      { data: Buffer.from('true\n').toString('base64') },
+      'PERMISSION_DENIED',
+    );
   });
 
   it('binding scenario 3: RATE_LIMITED for more than one pty.request_keyframe per second', async () => {
@@ -76,7 +92,9 @@ describe('binding scenario 3: error mapping', () => {
     expect(k.frames.slice(from).some((r) => is.reply(first)(r) && is.error()(r))).toBe(false);
   });
 
-  it.todo('binding scenario 3: INTERNAL — a catch-all server fault, not reachable from outside without fault injection');
+  it.todo(
+    'binding scenario 3: INTERNAL — a catch-all server fault, not reachable from outside without fault injection',
+  );
 
   it('binding scenario 3: REPLAY_OUT_OF_RANGE for replay_from older than the retained window', async () => {
     const ctl = await ctx().attach(sessionId);

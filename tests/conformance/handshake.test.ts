@@ -58,7 +58,11 @@ describe('handshake', () => {
     );
     expect(hello.session_host.supported_backends).toContain('native');
     expect(hello.session_host.supported_classes).toContain('direct');
-    expect(hello.payload_mode).toEqual({ binary: false, binary_subprotocol: SUBPROTOCOL_BINARY, json_subprotocol: SUBPROTOCOL_JSON });
+    expect(hello.payload_mode).toEqual({
+      binary: false,
+      binary_subprotocol: SUBPROTOCOL_BINARY,
+      json_subprotocol: SUBPROTOCOL_JSON,
+    });
   });
 
   it('binding_hello reports payload_mode.binary = true on a pty-ws.v1.binary connection', async () => {
@@ -123,7 +127,9 @@ describe('handshake', () => {
   });
 
   it('404 at upgrade for an unknown instance', async () => {
-    const r = await tryUpgrade(ctx().server.attachUrl(sessionId, 'no-such-instance'), { token: ctx().server.adminToken });
+    const r = await tryUpgrade(ctx().server.attachUrl(sessionId, 'no-such-instance'), {
+      token: ctx().server.adminToken,
+    });
     expect(r.status).toBe(404);
   });
 

@@ -26,7 +26,11 @@ describe('keepalive', () => {
     const released = await watcher.waitFor(
       (r: Received) => {
         const m = sessionFrameOf(r, 'MembershipChanged');
-        return m !== undefined && !m.controllers.some((c) => c.client_id === fd.clientId) && !m.observers.some((c) => c.client_id === fd.clientId);
+        return (
+          m !== undefined &&
+          !m.controllers.some((c) => c.client_id === fd.clientId) &&
+          !m.observers.some((c) => c.client_id === fd.clientId)
+        );
       },
       4000,
       from,

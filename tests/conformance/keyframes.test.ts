@@ -58,9 +58,15 @@ describe('keyframe cadence by frames (keyframe_interval_frames 5)', () => {
     expect(maxRun).toBeLessThanOrEqual(5);
     // Cadence keyframes belong to the shared story: they take their own sequence number, and
     // every attached client gets them under the same number.
-    const logged = ctl.frames.slice(from).filter((r) => isLogFrame(r) || is.kind('Keyframe')(r)).map((r) => seqOf(r) as number);
+    const logged = ctl.frames
+      .slice(from)
+      .filter((r) => isLogFrame(r) || is.kind('Keyframe')(r))
+      .map((r) => seqOf(r) as number);
     expect(new Set(logged).size).toBe(logged.length);
-    const obsKeyframes = obs.frames.slice(oFrom).filter(is.kind('Keyframe')).map((r) => seqOf(r));
+    const obsKeyframes = obs.frames
+      .slice(oFrom)
+      .filter(is.kind('Keyframe'))
+      .map((r) => seqOf(r));
     expect(obsKeyframes).toEqual(keyframes.map((r) => seqOf(r)));
     for (const k of keyframes) {
       const p = sessionFrameOf(k, 'Keyframe');
@@ -107,7 +113,8 @@ describe('keyframe cadence by time (keyframe_interval_seconds 1)', () => {
     expect(keyframes.length).toBeGreaterThanOrEqual(Math.floor(activeS) - 1);
     expect(keyframes.length).toBeGreaterThanOrEqual(2);
     const times = [started, ...keyframes.map((k) => k.at)];
-    for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBeLessThanOrEqual(1700);
+    for (let i = 1; i < times.length; i++)
+      expect((times[i] as number) - (times[i - 1] as number)).toBeLessThanOrEqual(1700);
   });
 });
 
@@ -118,7 +125,11 @@ describe('keyframe restore fidelity', () => {
 
   /** Runs a program that paints `bytes` and then idles; returns the session id. */
   async function paint(c: () => TestContext, bytes: string): Promise<string> {
-    const s = await c().createSession({ argv: ['/bin/sh', '-c', 'printf "%s" "$1"; printf "%s" "$2"; exec sleep 30', 'sh', bytes, '\u001b]0;END\u0007'], cols: COLS, rows: ROWS });
+    const s = await c().createSession({
+      argv: ['/bin/sh', '-c', 'printf "%s" "$1"; printf "%s" "$2"; exec sleep 30', 'sh', bytes, '\u001b]0;END\u0007'],
+      cols: COLS,
+      rows: ROWS,
+    });
     return s.session_id;
   }
 
@@ -132,7 +143,11 @@ describe('keyframe restore fidelity', () => {
     const fresh = await ctx().attach(sessionId);
     const flush = await joinSession(fresh, { role: 'observer' });
     const anchor = flush.keyframe.anchor_sequence;
-    expect(flush.keyframe).toMatchObject({ snapshot_format: SNAPSHOT_FORMAT, snapshot_cols: COLS, snapshot_rows: ROWS });
+    expect(flush.keyframe).toMatchObject({
+      snapshot_format: SNAPSHOT_FORMAT,
+      snapshot_cols: COLS,
+      snapshot_rows: ROWS,
+    });
 
     // What the output showed up to the anchor…
     const expected = newTerminal(COLS, ROWS);

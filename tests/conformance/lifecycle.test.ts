@@ -3,7 +3,17 @@
  * (extension scenario 10; binding §5.4).
  */
 import { SUBPROTOCOL_BINARY, type SessionFramePayload } from '@pty-ws/protocol';
-import { TestContext, delay, http, is, joinSession, seqOf, sessionFrameOf, type Received, type TestClient } from '@pty-ws/testkit';
+import {
+  TestContext,
+  delay,
+  http,
+  is,
+  joinSession,
+  seqOf,
+  sessionFrameOf,
+  type Received,
+  type TestClient,
+} from '@pty-ws/testkit';
 import { expectRequestError, jsonOf, payloadOf, shell, useServer } from './support';
 
 type Closed = Extract<SessionFramePayload, { kind: 'Closed' }>;
@@ -48,7 +58,11 @@ describe('resize and close lifecycle', () => {
     // Concurrent resizes: last write wins in sequence order.
     ctl.send('pty.session_resize', { cols: 110, rows: 35 });
     ctl2.send('pty.session_resize', { cols: 120, rows: 40 });
-    await obs.waitFor((r) => obs.frames.slice(marks[2]).filter(is.kind('Resize')).length >= 3 && is.kind('Resize')(r), 3000, marks[2]);
+    await obs.waitFor(
+      (r) => obs.frames.slice(marks[2]).filter(is.kind('Resize')).length >= 3 && is.kind('Resize')(r),
+      3000,
+      marks[2],
+    );
     const resizes = obs.frames.slice(marks[2]).filter(is.kind('Resize'));
     const last = sessionFrameOf(resizes[resizes.length - 1] as Received, 'Resize');
     const from = ctl.mark();
@@ -63,13 +77,23 @@ describe('resize and close lifecycle', () => {
     const obs = await ctx().attach(s);
     await joinSession(obs, { role: 'observer' });
     const from = obs.mark();
-    for (const [cols, rows] of [[19, 24], [80, 4], [1025, 24], [80, 1025], [0, 0]] as const) {
+    for (const [cols, rows] of [
+      [19, 24],
+      [80, 4],
+      [1025, 24],
+      [80, 1025],
+      [0, 0],
+    ] as const) {
       await expectRequestError(ctl, 'pty.session_resize', { cols, rows }, 'INVALID_REQUEST');
     }
     await delay(200);
     expect(obs.frames.slice(from).filter(is.kind('Resize'))).toHaveLength(0);
     // The bounds themselves are accepted.
-    for (const [cols, rows] of [[20, 5], [1024, 1024], [80, 24]] as const) {
+    for (const [cols, rows] of [
+      [20, 5],
+      [1024, 1024],
+      [80, 24],
+    ] as const) {
       const m = obs.mark();
       ctl.send('pty.session_resize', { cols, rows });
       const r = await obs.waitFor(is.kind('Resize'), 3000, m);
@@ -77,7 +101,7 @@ describe('resize and close lifecycle', () => {
     }
   });
 
-  it('the first controller\'s join geometry applies when the session was created without one', async () => {
+  it("the first controller's join geometry applies when the session was created without one", async () => {
     const s = (await ctx().createSession({ argv: ['/bin/sh'] })).session_id;
     const c = await ctx().attach(s);
     const flush = await joinSession(c, { role: 'controller', cols: 101, rows: 31 });

@@ -47,6 +47,16 @@ describe('ordering', () => {
     for (const c of [c1, c2, o]) {
       await c.collectOutput(new RegExp(markers.map((t) => `(?=[\\s\\S]*${t})`).join('')), 5000);
     }
+    // Then paced typing, so there are many separate frames (a burst is coalesced into few).
+    for (let i = 0; i < 6; i++) {
+      const a = marker(`pa${i}`);
+      const b = marker(`pb${i}`);
+      const from = o.mark();
+      c1.input(a.cmd);
+      await o.collectOutput(a.re, 3000, from);
+      c2.inputBinary(b.cmd);
+      await o.collectOutput(b.re, 3000, from);
+    }
     for (const c of [c1, c2, o]) await c.settle(200);
 
     const all: TestClient[] = [c1, c2, o];

@@ -47,7 +47,9 @@ describe('REST control plane', () => {
     const b = res.body as Record<string, unknown>;
     expect(isUuidV7(b['session_id'] as string)).toBe(true);
     expect(b['instance_id']).toBe(ctx().server.instanceId);
-    expect(b['attach_url']).toEqual(expect.stringContaining(`/agents/${ctx().server.instanceId}/sessions/${String(b['session_id'])}/attach`));
+    expect(b['attach_url']).toEqual(
+      expect.stringContaining(`/agents/${ctx().server.instanceId}/sessions/${String(b['session_id'])}/attach`),
+    );
   });
 
   it('sessions honour argv, cwd, env and size', async () => {
@@ -94,12 +96,16 @@ describe('REST control plane', () => {
 
   it('unsupported backends and classes fail closed with *.not_implemented (§5.1.1)', async () => {
     for (const backend of ['tmux', 'screen', 'zellij']) {
-      const res = await http(ctx().server, 'POST', '/api/v1/sessions', { json: { ...shell(), session_backend: backend, session_class: 'managed' } });
+      const res = await http(ctx().server, 'POST', '/api/v1/sessions', {
+        json: { ...shell(), session_backend: backend, session_class: 'managed' },
+      });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(600);
       expect(res.text).toContain('session_backend.not_implemented');
     }
-    const pair = await http(ctx().server, 'POST', '/api/v1/sessions', { json: { ...shell(), session_backend: 'native', session_class: 'managed' } });
+    const pair = await http(ctx().server, 'POST', '/api/v1/sessions', {
+      json: { ...shell(), session_backend: 'native', session_class: 'managed' },
+    });
     expect(pair.status).toBeGreaterThanOrEqual(400);
     expect(pair.text).toMatch(/session_class\.not_implemented|not_implemented/);
     const list = await http(ctx().server, 'GET', '/api/v1/sessions');
@@ -109,7 +115,11 @@ describe('REST control plane', () => {
   it('a pty.join_session naming an unsupported backend fails closed (§5.1.1)', async () => {
     const s = await ctx().createSession(shell());
     const c = await ctx().attach(s.session_id);
-    const reply = await c.request('pty.join_session', { role: 'controller', session_backend: 'tmux', session_class: 'managed' });
+    const reply = await c.request('pty.join_session', {
+      role: 'controller',
+      session_backend: 'tmux',
+      session_class: 'managed',
+    });
     expect(reply.op).toBe('Error');
     expect(JSON.stringify(reply.payload)).toContain('session_backend.not_implemented');
     expect(c.frames.some((r) => jsonOf(r).payload?.['kind'] === 'RoleAssigned')).toBe(false);
@@ -133,7 +143,8 @@ describe('REST control plane', () => {
     for (const b of bad) {
       const opts = b.raw !== undefined ? { rawBody: b.raw } : { json: b.json };
       const res = await http(ctx().server, 'POST', b.path, opts);
-      if (res.status !== 400) throw new Error(`${b.path} ${b.raw ?? JSON.stringify(b.json)} → ${res.status} ${res.text}`);
+      if (res.status !== 400)
+        throw new Error(`${b.path} ${b.raw ?? JSON.stringify(b.json)} → ${res.status} ${res.text}`);
       expectJsonError(res, 400);
     }
     expect((await http(ctx().server, 'GET', '/healthz', { token: null })).status).toBe(200);
@@ -146,13 +157,22 @@ describe('REST control plane', () => {
     const control = await ctx().mintToken({ scopes: ['pty:control'] });
     expectJsonError(await http(ctx().server, 'POST', '/api/v1/sessions', { token: control.token, json: shell() }), 403);
     expectJsonError(await http(ctx().server, 'GET', '/api/v1/tokens', { token: control.token }), 403);
-    expectJsonError(await http(ctx().server, 'POST', '/api/v1/tokens', { token: control.token, json: { scopes: ['pty:admin'] } }), 403);
+    expectJsonError(
+      await http(ctx().server, 'POST', '/api/v1/tokens', { token: control.token, json: { scopes: ['pty:admin'] } }),
+      403,
+    );
   });
 
   it('tokens: POST shows the token once, GET never shows it, DELETE revokes it', async () => {
     const s = await ctx().createSession(shell());
     const res = await http(ctx().server, 'POST', '/api/v1/tokens', {
-      json: { scopes: ['pty:observe'], instance_id: ctx().server.instanceId, session_id: s.session_id, ttl_seconds: 600, label: 'viewer' },
+      json: {
+        scopes: ['pty:observe'],
+        instance_id: ctx().server.instanceId,
+        session_id: s.session_id,
+        ttl_seconds: 600,
+        label: 'viewer',
+      },
     });
     expect([200, 201]).toContain(res.status);
     const minted = res.body as Record<string, unknown>;
@@ -187,7 +207,9 @@ describe('REST control plane', () => {
     };
     const binding = card.bindings.find((b) => b.uri === BINDING_URI);
     expect(binding).toBeDefined();
-    expect(binding?.endpoint).toMatch(new RegExp(`^wss?://.+/agents/${ctx().server.instanceId}/sessions/\\{session_id\\}/attach$`));
+    expect(binding?.endpoint).toMatch(
+      new RegExp(`^wss?://.+/agents/${ctx().server.instanceId}/sessions/\\{session_id\\}/attach$`),
+    );
     expect(binding?.preference).toBe('secondary');
     for (const op of CORE_OPERATIONS) expect(binding?.operations).toContain(op);
     expect(binding?.notes).toMatch(/ListTasks/);
@@ -212,7 +234,11 @@ describe('REST control plane', () => {
   });
 
   it('a keyframe of a REST-created session shows what the process printed', async () => {
-    const s = await ctx().createSession({ argv: ['/bin/sh', '-c', 'echo painted-by-rest; exec sleep 30'], cols: 40, rows: 10 });
+    const s = await ctx().createSession({
+      argv: ['/bin/sh', '-c', 'echo painted-by-rest; exec sleep 30'],
+      cols: 40,
+      rows: 10,
+    });
     const c = await ctx().attach(s.session_id);
     await new Promise((r) => setTimeout(r, 300));
     const flush = await joinSession(c, { role: 'observer' });

@@ -61,7 +61,12 @@ describe('roles and membership', () => {
     expect(flush.roleAssigned.role).toBe('observer');
     const m = marker('observer_write');
     const from = ctl.mark();
-    await expectRequestError(obs, 'pty.session_input', { data: Buffer.from(m.cmd).toString('base64') }, 'PERMISSION_DENIED');
+    await expectRequestError(
+      obs,
+      'pty.session_input',
+      { data: Buffer.from(m.cmd).toString('base64') },
+      'PERMISSION_DENIED',
+    );
     await expectRequestError(obs, 'pty.session_resize', { cols: 100, rows: 40 }, 'PERMISSION_DENIED');
     await delay(300);
     expect(ctl.outputSince(from).toString()).not.toMatch(m.re);
@@ -85,7 +90,12 @@ describe('roles and membership', () => {
     const snap = membershipOf(f3.frames.find(is.kind('MembershipChanged')) as Received);
     expect(ids(snap.controllers)).toEqual([f1.clientId, f2.clientId].sort());
     expect(ids(snap.observers)).toEqual([f3.clientId]);
-    await expectRequestError(c3, 'pty.session_input', { data: Buffer.from('true\n').toString('base64') }, 'PERMISSION_DENIED');
+    await expectRequestError(
+      c3,
+      'pty.session_input',
+      { data: Buffer.from('true\n').toString('base64') },
+      'PERMISSION_DENIED',
+    );
   });
 
   it('pty.release_role and pty.request_role move control, with RoleAssigned, a MembershipChanged and a Keyframe', async () => {
@@ -114,7 +124,12 @@ describe('roles and membership', () => {
     const afterRelease = membershipOf(await nextMembership(c3, c3From));
     expect(ids(afterRelease.observers)).toContain(f1.clientId);
     await c1.waitFor(is.kind('Keyframe'), 3000, c1.frames.indexOf(released) + 1);
-    await expectRequestError(c1, 'pty.session_input', { data: Buffer.from('true\n').toString('base64') }, 'PERMISSION_DENIED');
+    await expectRequestError(
+      c1,
+      'pty.session_input',
+      { data: Buffer.from('true\n').toString('base64') },
+      'PERMISSION_DENIED',
+    );
 
     // Now c3 can take it.
     from = c3.mark();
@@ -146,7 +161,10 @@ describe('roles and membership', () => {
     aFrom = a.mark();
     let bFrom = b.mark();
     const fc = await joinSession(c, { role: 'observer', client_label: 'charlie' });
-    for (const [cl, f] of [[a, aFrom], [b, bFrom]] as const) {
+    for (const [cl, f] of [
+      [a, aFrom],
+      [b, bFrom],
+    ] as const) {
       const snap = membershipOf(await nextMembership(cl, f));
       expect(ids(snap.observers)).toEqual([fb.clientId, fc.clientId].sort());
     }
@@ -155,7 +173,10 @@ describe('roles and membership', () => {
     aFrom = a.mark();
     bFrom = b.mark();
     c.send('pty.leave_session', {});
-    for (const [cl, f] of [[a, aFrom], [b, bFrom]] as const) {
+    for (const [cl, f] of [
+      [a, aFrom],
+      [b, bFrom],
+    ] as const) {
       const snap = membershipOf(await nextMembership(cl, f));
       expect(ids(snap.observers)).toEqual([fb.clientId]);
     }
@@ -179,7 +200,11 @@ describe('roles and membership', () => {
 
     const late = await ctx().attach(s);
     const flush = await joinSession(late, { role: 'observer' });
-    expect(flush.frames.map((r) => jsonOf(r).payload?.['kind'])).toEqual(['RoleAssigned', 'MembershipChanged', 'Keyframe']);
+    expect(flush.frames.map((r) => jsonOf(r).payload?.['kind'])).toEqual([
+      'RoleAssigned',
+      'MembershipChanged',
+      'Keyframe',
+    ]);
     expect(flush.keyframe.anchor_sequence).toBeGreaterThanOrEqual(0);
     expect(flush.keyframe.anchor_sequence).toBe(seqOf(flush.frames[1] as Received));
     expect(decodeSnapshot(flush.keyframe.snapshot)).toMatch(before.re);
@@ -189,7 +214,8 @@ describe('roles and membership', () => {
     const from = late.mark();
     ctl.input(after.cmd);
     await late.collectOutput(after.re, 3000, from);
-    for (const r of late.frames.slice(from).filter(is.output())) expect(seqOf(r) as number).toBeGreaterThan(flush.keyframe.anchor_sequence);
+    for (const r of late.frames.slice(from).filter(is.output()))
+      expect(seqOf(r) as number).toBeGreaterThan(flush.keyframe.anchor_sequence);
   });
 
   it('observers over max_observers are not admitted as observers (caps are enforced)', async () => {
@@ -203,7 +229,9 @@ describe('roles and membership', () => {
     const from = extra.mark();
     extra.send('pty.join_session', { role: 'observer' });
     const outcome = await Promise.race([
-      extra.waitFor((r) => is.kind('RoleAssigned')(r) || is.error()(r), 3000, from).then((r) => (is.error()(r) ? 'error' : 'assigned')),
+      extra
+        .waitFor((r) => is.kind('RoleAssigned')(r) || is.error()(r), 3000, from)
+        .then((r) => (is.error()(r) ? 'error' : 'assigned')),
       extra.closed.then(() => 'closed'),
     ]);
     expect(['error', 'closed']).toContain(outcome);
@@ -213,6 +241,11 @@ describe('roles and membership', () => {
   it('client_label longer than 128 characters is refused (INVALID_REQUEST)', async () => {
     const s = (await ctx().createSession(shell())).session_id;
     const c = await ctx().attach(s);
-    await expectRequestError(c, 'pty.join_session', { role: 'observer', client_label: 'x'.repeat(129) }, 'INVALID_REQUEST');
+    await expectRequestError(
+      c,
+      'pty.join_session',
+      { role: 'observer', client_label: 'x'.repeat(129) },
+      'INVALID_REQUEST',
+    );
   });
 });

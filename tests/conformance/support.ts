@@ -8,7 +8,14 @@ import {
   type Message,
   type Task,
 } from '@pty-ws/protocol';
-import { TestContext, is, type CreateSessionBody, type Received, type ServerEnvelope, type TestClient } from '@pty-ws/testkit';
+import {
+  TestContext,
+  is,
+  type CreateSessionBody,
+  type Received,
+  type ServerEnvelope,
+  type TestClient,
+} from '@pty-ws/testkit';
 
 /** Starts a server in beforeAll and disposes it (and its clients) in afterAll. */
 export function useServer(overrides: Partial<Config> = {}): () => TestContext {
@@ -27,7 +34,13 @@ export function useServer(overrides: Partial<Config> = {}): () => TestContext {
 
 /** An interactive /bin/sh session: a small, predictable prompt and no login noise. */
 export function shell(extra: CreateSessionBody = {}): CreateSessionBody {
-  return { argv: ['/bin/sh'], env: { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, cols: 80, rows: 24, ...extra };
+  return {
+    argv: ['/bin/sh'],
+    env: { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    cols: 80,
+    rows: 24,
+    ...extra,
+  };
 }
 
 /**
@@ -116,7 +129,8 @@ export function artifactText(task: Task): string {
   for (const a of task.artifacts ?? []) {
     for (const p of a.parts) {
       if ('text' in p && typeof p.text === 'string') out.push(p.text);
-      else if ('file' in p && typeof p.file.bytes === 'string') out.push(Buffer.from(p.file.bytes, 'base64').toString('utf8'));
+      else if ('file' in p && typeof p.file.bytes === 'string')
+        out.push(Buffer.from(p.file.bytes, 'base64').toString('utf8'));
       else if ('data' in p) out.push(JSON.stringify(p.data));
     }
   }
@@ -128,7 +142,11 @@ export function mentionsExitCode(value: unknown, code: number): boolean {
   const seen = new Set<unknown>();
   const visit = (v: unknown, key: string): boolean => {
     if (typeof v === 'number') return /exit/i.test(key) && v === code;
-    if (typeof v === 'string') return new RegExp(`exit(ed)?[ _-]?(code|status)?[^0-9]{0,4}${code}\\b`, 'i').test(v) || (/exit/i.test(key) && v === String(code));
+    if (typeof v === 'string')
+      return (
+        new RegExp(`exit(ed)?[ _-]?(code|status)?[^0-9]{0,4}${code}\\b`, 'i').test(v) ||
+        (/exit/i.test(key) && v === String(code))
+      );
     if (v && typeof v === 'object' && !seen.has(v)) {
       seen.add(v);
       return Object.entries(v as Record<string, unknown>).some(([k, x]) => visit(x, Array.isArray(v) ? key : k));

@@ -17,14 +17,22 @@ import {
   userMessage,
 } from './support';
 
-function expectResponse(frame: { op: string; id: string; sequence?: number; ts: string }, op: string, id: string): void {
+function expectResponse(
+  frame: { op: string; id: string; sequence?: number; ts: string },
+  op: string,
+  id: string,
+): void {
   expect(frame.op).toBe(op);
   expect(frame.id).toBe(id);
   expect(Number.isInteger(frame.sequence)).toBe(true);
   expect(Number.isNaN(Date.parse(frame.ts))).toBe(false);
 }
 
-async function send(c: TestClient, op: string, payload: unknown): Promise<{ id: string; frame: ReturnType<typeof jsonOf> }> {
+async function send(
+  c: TestClient,
+  op: string,
+  payload: unknown,
+): Promise<{ id: string; frame: ReturnType<typeof jsonOf> }> {
   const from = c.mark();
   const id = c.send(op, payload);
   const frame = jsonOf(await c.waitFor(is.reply(id), 4000, from));
@@ -103,7 +111,11 @@ describe('A2A core operations', () => {
   });
 
   it('the task runs in the session working directory and environment', async () => {
-    const s = (await ctx().createSession(shell({ cwd: '/tmp', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TASK_ENV_PROBE: 'probe-42' } }))).session_id;
+    const s = (
+      await ctx().createSession(
+        shell({ cwd: '/tmp', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TASK_ENV_PROBE: 'probe-42' } }),
+      )
+    ).session_id;
     const c = await ctx().attach(s);
     const r = await c.request('SendMessage', { message: userMessage('pwd; echo "$TASK_ENV_PROBE"') });
     const task = await awaitTerminal(c, payloadOf<{ task: Task }>(r).task.id);
@@ -239,11 +251,14 @@ describe('A2A core operations', () => {
     expect(b.frames.slice(after).filter(is.taskUpdate(taskId))).toHaveLength(0);
   });
 
-  it('interpretation 8: ListTasks and GetTask are scoped to the connection\'s session', async () => {
+  it("interpretation 8: ListTasks and GetTask are scoped to the connection's session", async () => {
     const here = await ctx().attach(sessionId);
     const there = await ctx().attach(otherSessionId);
-    const mine = payloadOf<{ task: Task }>(await here.request('SendMessage', { message: userMessage('echo mine') })).task.id;
-    const theirs = payloadOf<{ task: Task }>(await there.request('SendMessage', { message: userMessage('echo theirs') })).task.id;
+    const mine = payloadOf<{ task: Task }>(await here.request('SendMessage', { message: userMessage('echo mine') }))
+      .task.id;
+    const theirs = payloadOf<{ task: Task }>(
+      await there.request('SendMessage', { message: userMessage('echo theirs') }),
+    ).task.id;
     const listHere = payloadOf<{ tasks: Task[] }>(await here.request('ListTasks', {})).tasks.map((t) => t.id);
     const listThere = payloadOf<{ tasks: Task[] }>(await there.request('ListTasks', {})).tasks.map((t) => t.id);
     expect(listHere).toContain(mine);
@@ -257,8 +272,13 @@ describe('A2A core operations', () => {
     const s = (await ctx().createSession(shell())).session_id;
     const c = await ctx().attach(s);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(payloadOf<{ task: Task }>(await c.request('SendMessage', { message: userMessage(`echo p${i}`) })).task.id);
-    const first = payloadOf<{ tasks: Task[]; next_page_token?: string | null }>(await c.request('ListTasks', { page_size: 2 }));
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        payloadOf<{ task: Task }>(await c.request('SendMessage', { message: userMessage(`echo p${i}`) })).task.id,
+      );
+    const first = payloadOf<{ tasks: Task[]; next_page_token?: string | null }>(
+      await c.request('ListTasks', { page_size: 2 }),
+    );
     expect(first.tasks).toHaveLength(2);
     expect(typeof first.next_page_token).toBe('string');
     const second = payloadOf<{ tasks: Task[]; next_page_token?: string | null }>(

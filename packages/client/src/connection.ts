@@ -95,7 +95,11 @@ export class Connection {
       return;
     }
     this.helloTimer = setTimer(
-      () => this.fail(new PtyWsError('CONNECT_FAILED', `no binding_hello within ${cfg.helloTimeoutMs} ms`, { retryable: true }), 1000),
+      () =>
+        this.fail(
+          new PtyWsError('CONNECT_FAILED', `no binding_hello within ${cfg.helloTimeoutMs} ms`, { retryable: true }),
+          1000,
+        ),
       cfg.helloTimeoutMs,
     );
   }
@@ -148,7 +152,13 @@ export class Connection {
     if (selected !== this.cfg.expectedProtocol) {
       // Binding §2.2: the server echoes exactly the PTY token it accepted; anything else (including
       // an echoed bearer token) means we cannot trust the framing.
-      this.fail(new PtyWsError('PROTOCOL_ERROR', `server selected subprotocol '${selected}', expected '${this.cfg.expectedProtocol}'`), 4400);
+      this.fail(
+        new PtyWsError(
+          'PROTOCOL_ERROR',
+          `server selected subprotocol '${selected}', expected '${this.cfg.expectedProtocol}'`,
+        ),
+        4400,
+      );
     }
   }
 
@@ -172,14 +182,19 @@ export class Connection {
     try {
       output = decodeOutputFrame(bytes);
     } catch (err) {
-      return this.sink.protocolError(new PtyWsError('PROTOCOL_ERROR', `bad binary frame: ${String(err)}`, { cause: err }));
+      return this.sink.protocolError(
+        new PtyWsError('PROTOCOL_ERROR', `bad binary frame: ${String(err)}`, { cause: err }),
+      );
     }
     this.sink.output(output);
   }
 
   private onFirstFrame(frame: ServerFrame): void {
     if (frame.op !== 'binding_hello' || typeof frame.payload !== 'object' || frame.payload === null) {
-      return this.fail(new PtyWsError('PROTOCOL_ERROR', `first server frame was '${frame.op}', expected binding_hello`), 4400);
+      return this.fail(
+        new PtyWsError('PROTOCOL_ERROR', `first server frame was '${frame.op}', expected binding_hello`),
+        4400,
+      );
     }
     clearTimer(this.helloTimer);
     this.hello = frame.payload as BindingHelloPayload;
@@ -205,7 +220,13 @@ export class Connection {
     if (fatal) info.fatal = fatal;
     if (!this.hello) {
       this.rejectReady(
-        fatal ?? this.localFailure ?? new PtyWsError('CONNECT_FAILED', `connection closed before binding_hello (${code}${reason ? ` ${reason}` : ''})`, { closeCode: code, retryable: true }),
+        fatal ??
+          this.localFailure ??
+          new PtyWsError(
+            'CONNECT_FAILED',
+            `connection closed before binding_hello (${code}${reason ? ` ${reason}` : ''})`,
+            { closeCode: code, retryable: true },
+          ),
       );
     } else {
       this.sink.close(info);

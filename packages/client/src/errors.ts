@@ -49,7 +49,11 @@ export class PtyWsError extends Error {
   readonly closeCode: number | undefined;
   readonly httpStatus: number | undefined;
 
-  constructor(code: PtyWsErrorCode | (string & Record<never, never>), message: string, details: PtyWsErrorDetails = {}) {
+  constructor(
+    code: PtyWsErrorCode | (string & Record<never, never>),
+    message: string,
+    details: PtyWsErrorDetails = {},
+  ) {
     super(message);
     this.name = 'PtyWsError';
     this.code = code;

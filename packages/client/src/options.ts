@@ -124,7 +124,9 @@ export function resolveOptions(o: PtyClientOptions): ResolvedOptions {
   // Browsers ignore a third constructor argument, so a header token would silently be dropped:
   // demand an explicitly injected constructor (the `ws` package) for that transport.
   if (o.token !== undefined && transport === 'header' && !o.WebSocket) {
-    throw invalid("tokenTransport 'header' needs an injected WebSocket constructor that accepts headers (the ws package)");
+    throw invalid(
+      "tokenTransport 'header' needs an injected WebSocket constructor that accepts headers (the ws package)",
+    );
   }
   const WebSocket = o.WebSocket ?? defaultWebSocket();
   if (!WebSocket) throw invalid('no WebSocket constructor: pass options.WebSocket (in Node 20: require("ws"))');
@@ -153,7 +155,11 @@ export function resolveOptions(o: PtyClientOptions): ResolvedOptions {
 }
 
 /** Exponential backoff with jitter; `attempt` starts at 1. */
-export function backoffDelay(attempt: number, r: Required<ReconnectOptions>, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  r: Required<ReconnectOptions>,
+  random: () => number = Math.random,
+): number {
   const base = Math.min(r.maxDelayMs, r.initialDelayMs * r.factor ** Math.max(0, attempt - 1));
   const spread = base * r.jitter * (random() * 2 - 1);
   return Math.max(0, Math.round(base + spread));

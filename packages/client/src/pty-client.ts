@@ -224,7 +224,8 @@ export class PtyClient extends Emitter<PtyClientEvents> {
     const timeoutMs = this.opts.requestTimeoutMs;
     const started = Date.now();
     await this.whenOpen(timeoutMs);
-    if (this.pty.joined || this.pty.joining) throw new PtyWsError('INVALID_STATE', 'already joined (or joining) this session');
+    if (this.pty.joined || this.pty.joining)
+      throw new PtyWsError('INVALID_STATE', 'already joined (or joining) this session');
     const { replayFrom, ...request } = options;
     if (request.role === undefined && this.defaultRole !== undefined) request.role = this.defaultRole;
     if (request.label === undefined && this.defaultLabel !== undefined) request.label = this.defaultLabel;
@@ -293,7 +294,10 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   }
 
   async getTask(taskId: string, options: RequestOptions & { historyLength?: number } = {}): Promise<Task> {
-    const payload = options.historyLength === undefined ? { task_id: taskId } : { task_id: taskId, history_length: options.historyLength };
+    const payload =
+      options.historyLength === undefined
+        ? { task_id: taskId }
+        : { task_id: taskId, history_length: options.historyLength };
     return this.call('GetTask', payload, options, taskOf);
   }
 
@@ -400,7 +404,8 @@ export class PtyClient extends Emitter<PtyClientEvents> {
     const timeoutMs = options.timeoutMs ?? this.opts.requestTimeoutMs;
     const started = Date.now();
     await this.whenOpen(timeoutMs);
-    const expects = 'expects' in options ? options.expects : ((CLIENT_OPS as Record<string, string | null>)[op] ?? undefined);
+    const expects =
+      'expects' in options ? options.expects : ((CLIENT_OPS as Record<string, string | null>)[op] ?? undefined);
     return this.send(op, payload, remaining(timeoutMs, started), options.replayFrom, expects, map);
   }
 
@@ -414,7 +419,10 @@ export class PtyClient extends Emitter<PtyClientEvents> {
     map?: (frame: Envelope<unknown>) => T,
   ): Promise<T> {
     const conn = this.conn;
-    if (!conn) return Promise.reject(new PtyWsError('NOT_CONNECTED', `cannot send ${op}: not connected`, { op, retryable: true }));
+    if (!conn)
+      return Promise.reject(
+        new PtyWsError('NOT_CONNECTED', `cannot send ${op}: not connected`, { op, retryable: true }),
+      );
     const frame = clientFrame(op, payload, replayFrom === undefined ? {} : { replay_from: replayFrom });
     const result = this.requests.track(frame.id, op, timeoutMs, expects, map);
     try {
@@ -426,7 +434,12 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   }
 
   /** A PTY verb answered by the next RoleAssigned or Keyframe, or failed by an Error with its id. */
-  private async joinedRequest<T>(op: ClientOp, payload: unknown, answer: 'role' | 'keyframe', options: RequestOptions): Promise<T> {
+  private async joinedRequest<T>(
+    op: ClientOp,
+    payload: unknown,
+    answer: 'role' | 'keyframe',
+    options: RequestOptions,
+  ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.opts.requestTimeoutMs;
     const started = Date.now();
     await this.whenOpen(timeoutMs);
@@ -447,8 +460,13 @@ export class PtyClient extends Emitter<PtyClientEvents> {
 
   private sendJoin(request: JoinOptions, replayFrom: number | undefined, timeoutMs: number): Promise<RoleEvent> {
     const conn = this.conn;
-    if (!conn) return Promise.reject(new PtyWsError('NOT_CONNECTED', 'cannot join: not connected', { retryable: true }));
-    const frame = clientFrame('pty.join_session', joinPayload(request), replayFrom === undefined ? {} : { replay_from: replayFrom });
+    if (!conn)
+      return Promise.reject(new PtyWsError('NOT_CONNECTED', 'cannot join: not connected', { retryable: true }));
+    const frame = clientFrame(
+      'pty.join_session',
+      joinPayload(request),
+      replayFrom === undefined ? {} : { replay_from: replayFrom },
+    );
     const result = this.requests.track<RoleEvent>(frame.id, 'pty.join_session', timeoutMs);
     this.pty.beginJoin(frame.id, replayFrom);
     const clear = (): void => this.pty.endJoin(frame.id);
@@ -462,10 +480,17 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   }
 
   private subscribeRequest(stream: TaskStream, replayFrom: number | undefined, timeoutMs: number): Promise<void> {
-    return this.send('SubscribeToTask', { task_id: stream.taskId }, timeoutMs, replayFrom, 'SubscribeToTask.Accepted', (frame) => {
-      const current = payloadRecord(frame)['current_sequence'];
-      if (typeof current === 'number') stream.currentSequence = current;
-    });
+    return this.send(
+      'SubscribeToTask',
+      { task_id: stream.taskId },
+      timeoutMs,
+      replayFrom,
+      'SubscribeToTask.Accepted',
+      (frame) => {
+        const current = payloadRecord(frame)['current_sequence'];
+        if (typeof current === 'number') stream.currentSequence = current;
+      },
+    );
   }
 
   private streamFor(taskId: string): TaskStream {
@@ -531,7 +556,12 @@ export class PtyClient extends Emitter<PtyClientEvents> {
       return;
     }
     if (this.stopping || this.sessionOver) return this.finish();
-    const error = info.fatal ?? new PtyWsError('CONNECTION_CLOSED', `connection closed (${info.code}${info.reason ? ` ${info.reason}` : ''})`, { closeCode: info.code, retryable: true });
+    const error =
+      info.fatal ??
+      new PtyWsError('CONNECTION_CLOSED', `connection closed (${info.code}${info.reason ? ` ${info.reason}` : ''})`, {
+        closeCode: info.code,
+        retryable: true,
+      });
     this.emit('error', error);
     this.finish(error);
   }
@@ -575,7 +605,9 @@ export class PtyClient extends Emitter<PtyClientEvents> {
         this.conn = undefined;
       }
     }
-    const error = new PtyWsError('RECONNECT_FAILED', `gave up reconnecting after ${r.maxAttempts} attempts`, { retryable: true });
+    const error = new PtyWsError('RECONNECT_FAILED', `gave up reconnecting after ${r.maxAttempts} attempts`, {
+      retryable: true,
+    });
     this.emit('error', error);
     this.finish(error);
   }
@@ -629,7 +661,12 @@ export class PtyClient extends Emitter<PtyClientEvents> {
     this.pty.dropConnection();
     this.requests.rejectAll(
       (id, op) =>
-        new PtyWsError('CONNECTION_CLOSED', `connection closed before ${op} completed`, { requestId: id, op, closeCode, retryable: true }),
+        new PtyWsError('CONNECTION_CLOSED', `connection closed before ${op} completed`, {
+          requestId: id,
+          op,
+          closeCode,
+          retryable: true,
+        }),
     );
   }
 
@@ -752,7 +789,17 @@ function joinPayload(o: JoinOptions): JoinSessionPayload {
   if (o.cols !== undefined) p.cols = o.cols;
   if (o.rows !== undefined) p.rows = o.rows;
   if (o.label !== undefined) p.client_label = o.label;
-  const host = ['session_backend', 'backend', 'session_class', 'argv', 'command', 'cwd', 'working_dir', 'env', 'terminal_size'] as const;
+  const host = [
+    'session_backend',
+    'backend',
+    'session_class',
+    'argv',
+    'command',
+    'cwd',
+    'working_dir',
+    'env',
+    'terminal_size',
+  ] as const;
   for (const key of host) {
     if (o[key] !== undefined) (p as Record<string, unknown>)[key] = o[key];
   }

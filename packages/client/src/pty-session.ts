@@ -82,7 +82,10 @@ export class PtySession {
     try {
       decoded = decodeSessionFrame(payload, sequence);
     } catch (err) {
-      return this.emit('error', new PtyWsError('PROTOCOL_ERROR', `undecodable session frame: ${String(err)}`, { cause: err }));
+      return this.emit(
+        'error',
+        new PtyWsError('PROTOCOL_ERROR', `undecodable session frame: ${String(err)}`, { cause: err }),
+      );
     }
     if (!decoded) return;
     switch (decoded.kind) {

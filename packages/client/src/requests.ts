@@ -35,7 +35,9 @@ export class RequestTracker {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimer(() => {
         this.pending.delete(id);
-        reject(new PtyWsError('TIMEOUT', `${op} timed out after ${timeoutMs} ms`, { requestId: id, op, retryable: true }));
+        reject(
+          new PtyWsError('TIMEOUT', `${op} timed out after ${timeoutMs} ms`, { requestId: id, op, retryable: true }),
+        );
       }, timeoutMs);
       this.pending.set(id, { op, expects, map, resolve: resolve as (v: unknown) => void, reject, timer });
     });
@@ -62,7 +64,15 @@ export class RequestTracker {
     try {
       p.resolve(p.map(frame));
     } catch (err) {
-      p.reject(err instanceof PtyWsError ? err : new PtyWsError('PROTOCOL_ERROR', `bad ${frame.op}: ${String(err)}`, { requestId: frame.id, op: p.op, cause: err }));
+      p.reject(
+        err instanceof PtyWsError
+          ? err
+          : new PtyWsError('PROTOCOL_ERROR', `bad ${frame.op}: ${String(err)}`, {
+              requestId: frame.id,
+              op: p.op,
+              cause: err,
+            }),
+      );
     }
     return true;
   }

@@ -23,7 +23,11 @@ function refs(v: unknown): ClientRef[] {
   if (!Array.isArray(v)) return [];
   return v
     .filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
-    .map((r) => (typeof r['label'] === 'string' ? { client_id: str(r['client_id']), label: r['label'] } : { client_id: str(r['client_id']) }));
+    .map((r) =>
+      typeof r['label'] === 'string'
+        ? { client_id: str(r['client_id']), label: r['label'] }
+        : { client_id: str(r['client_id']) },
+    );
 }
 
 function stream(v: unknown): OutputStream {
@@ -51,7 +55,10 @@ export function decodeSessionFrame(p: Record<string, unknown>, sequence: number)
       return { kind: 'RoleAssigned', event };
     }
     case 'MembershipChanged':
-      return { kind: 'MembershipChanged', event: { controllers: refs(p['controllers']), observers: refs(p['observers']), sequence } };
+      return {
+        kind: 'MembershipChanged',
+        event: { controllers: refs(p['controllers']), observers: refs(p['observers']), sequence },
+      };
     case 'Keyframe': {
       const data = decodeBase64(str(p['snapshot']));
       return {

@@ -51,7 +51,12 @@ describe('connecting', () => {
 
   it('builds the attach URL from baseUrl + ids', async () => {
     server = await FakeServer.start();
-    client = new PtyClient({ baseUrl: `http://127.0.0.1:${server.port}/`, instanceId: 'inst-1', sessionId: SESSION_ID, WebSocket });
+    client = new PtyClient({
+      baseUrl: `http://127.0.0.1:${server.port}/`,
+      instanceId: 'inst-1',
+      sessionId: SESSION_ID,
+      WebSocket,
+    });
     expect(client.url).toBe(server.url());
     await client.connect();
   });

@@ -231,7 +231,8 @@ export class FakeServer {
   }
 
   membership(): void {
-    const ref = (c: FakeConn): Record<string, string> => (c.label ? { client_id: c.clientId, label: c.label } : { client_id: c.clientId });
+    const ref = (c: FakeConn): Record<string, string> =>
+      c.label ? { client_id: c.clientId, label: c.label } : { client_id: c.clientId };
     const members = this.attached();
     this.broadcast(
       this.append('pty.session_frame', {
@@ -259,7 +260,10 @@ export class FakeServer {
     const final = TERMINAL_TASK_STATES.has(state) || state === 'INPUT_REQUIRED';
     const frame = this.append(
       'TaskStatusUpdate',
-      { task: structuredClone(task), delta: { task_id: task.id, context_id: task.context_id, status: task.status, final } },
+      {
+        task: structuredClone(task),
+        delta: { task_id: task.id, context_id: task.context_id, status: task.status, final },
+      },
       taskId,
     );
     for (const c of this.conns) {
@@ -341,7 +345,11 @@ export class FakeServer {
           drive_supported: true,
           reattach_supported: true,
         },
-        payload_mode: { binary: conn.binary, binary_subprotocol: SUBPROTOCOL_BINARY, json_subprotocol: SUBPROTOCOL_JSON },
+        payload_mode: {
+          binary: conn.binary,
+          binary_subprotocol: SUBPROTOCOL_BINARY,
+          json_subprotocol: SUBPROTOCOL_JSON,
+        },
       });
     };
     if (this.options.helloDelayMs) setTimeout(hello, this.options.helloDelayMs);
@@ -426,7 +434,8 @@ export class FakeServer {
         const task = this.tasks.get(String(p['task_id']));
         if (!task) return conn.error('TASK_NOT_FOUND', `Task ${String(p['task_id'])} not found`, f.id);
         if (f.op === 'GetTask') return conn.reply('GetTask.Response', { task }, f.id);
-        if (TERMINAL_TASK_STATES.has(task.status.state)) return conn.error('TASK_NOT_CANCELABLE', 'task is terminal', f.id);
+        if (TERMINAL_TASK_STATES.has(task.status.state))
+          return conn.error('TASK_NOT_CANCELABLE', 'task is terminal', f.id);
         this.taskUpdate(task.id, 'CANCELED');
         return conn.reply('CancelTask.Response', { task }, f.id);
       }
@@ -479,7 +488,8 @@ export class FakeServer {
         : { kind: 'RoleAssigned', role, client_id: conn.clientId },
     );
     if (typeof f.replay_from === 'number') {
-      if (f.replay_from < this.evictedThrough) conn.error('REPLAY_OUT_OF_RANGE', 'replay_from precedes retained frames', f.id);
+      if (f.replay_from < this.evictedThrough)
+        conn.error('REPLAY_OUT_OF_RANGE', 'replay_from precedes retained frames', f.id);
       else this.replay(conn, f.replay_from);
     }
     conn.joined = true;
@@ -492,7 +502,12 @@ export class FakeServer {
     for (const entry of this.log) {
       const seq = entry.frame.sequence!;
       if (seq <= from) continue;
-      if (onlyTask !== undefined ? entry.taskId !== onlyTask : entry.taskId !== undefined && !conn.subscriptions.has(entry.taskId)) continue;
+      if (
+        onlyTask !== undefined
+          ? entry.taskId !== onlyTask
+          : entry.taskId !== undefined && !conn.subscriptions.has(entry.taskId)
+      )
+        continue;
       conn.lastSeq = seq;
       conn.send(entry.frame);
     }
@@ -518,7 +533,12 @@ export class FakeServer {
 
 function offeredProtocols(req: IncomingMessage): string[] {
   const header = req.headers['sec-websocket-protocol'];
-  return header ? header.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  return header
+    ? header
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** Binding §7.1: `bearer.<base64url-token>`; the server base64url-decodes it. */

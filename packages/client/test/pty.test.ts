@@ -67,7 +67,9 @@ describe('PTY verbs', () => {
       await expect(resized).resolves.toMatchObject({ cols: 20, rows: 5 });
       expect(client.size).toEqual({ cols: 20, rows: 5 });
       const conn = await server.connection(0);
-      expect(conn.received.filter((f) => f.op === 'pty.session_resize').map((f) => f.payload)).toEqual([{ cols: 20, rows: 5 }]);
+      expect(conn.received.filter((f) => f.op === 'pty.session_resize').map((f) => f.payload)).toEqual([
+        { cols: 20, rows: 5 },
+      ]);
     });
 
     it('requests and releases roles, and asks for keyframes', async () => {
@@ -93,13 +95,28 @@ describe('PTY verbs', () => {
       server.override('pty.join_session', (conn, f) => {
         conn.sessionFrame({ kind: 'RoleAssigned', role: 'controller', client_id: 'c1' });
         const out = (seq: number, s: string): void =>
-          conn.send(serverFrame('pty.session_frame', { kind: 'Output', stream: 'stdout', data: encodeBase64(Buffer.from(s)) }, seq));
+          conn.send(
+            serverFrame(
+              'pty.session_frame',
+              { kind: 'Output', stream: 'stdout', data: encodeBase64(Buffer.from(s)) },
+              seq,
+            ),
+          );
         out(9, 'nine'); // replayed, before the keyframe: delivered
         conn.send(
-          serverFrame('pty.session_frame', {
-            kind: 'Keyframe', snapshot: encodeBase64(Buffer.from('screen')), snapshot_format: SNAPSHOT_FORMAT,
-            snapshot_cols: 80, snapshot_rows: 24, anchor_sequence: 10,
-          }, 10, { id: f.id }),
+          serverFrame(
+            'pty.session_frame',
+            {
+              kind: 'Keyframe',
+              snapshot: encodeBase64(Buffer.from('screen')),
+              snapshot_format: SNAPSHOT_FORMAT,
+              snapshot_cols: 80,
+              snapshot_rows: 24,
+              anchor_sequence: 10,
+            },
+            10,
+            { id: f.id },
+          ),
         );
         out(9, 'stale-9');
         out(10, 'stale-10');
@@ -121,7 +138,9 @@ describe('PTY verbs', () => {
 
     it('emits closed and goodbye when the process exits, then stays closed', async () => {
       await joined();
-      const events = record(client, ['closed', 'goodbye', 'state'], (t, ev) => (t === 'state' ? (ev as { state: string }).state : undefined));
+      const events = record(client, ['closed', 'goodbye', 'state'], (t, ev) =>
+        t === 'state' ? (ev as { state: string }).state : undefined,
+      );
       const closed = client.next('closed');
       server.endSession(3);
       await expect(closed).resolves.toMatchObject({ exitCode: 3, reason: 'normal' });

@@ -39,7 +39,14 @@ describe('reconnect', () => {
     expect(join.replay_from).toBe(before);
     expect(join.payload).toMatchObject({ role: 'controller', client_label: 'me' });
     await until(() => client.state === 'open');
-    expect(events).toEqual(['disconnect:true', 'state:reconnecting', 'reset', 'output:missed while away', 'keyframe', 'state:open']);
+    expect(events).toEqual([
+      'disconnect:true',
+      'state:reconnecting',
+      'reset',
+      'output:missed while away',
+      'keyframe',
+      'state:open',
+    ]);
     expect(client.isJoined).toBe(true);
     expect(client.lastSequence).toBe(server.seq);
     expect(client.role).toBe('controller');

@@ -18,7 +18,11 @@ describe('requests', () => {
   });
 
   it('correlates concurrent responses by id, whatever their order', async () => {
-    const tasks: Task[] = ['a', 'b', 'c'].map((id) => ({ id, context_id: 'ctx', status: { state: 'WORKING', timestamp: rfc3339() } }));
+    const tasks: Task[] = ['a', 'b', 'c'].map((id) => ({
+      id,
+      context_id: 'ctx',
+      status: { state: 'WORKING', timestamp: rfc3339() },
+    }));
     for (const t of tasks) server.tasks.set(t.id, t);
     const held: Array<() => void> = [];
     server.override('GetTask', (conn, f) => {
@@ -44,10 +48,17 @@ describe('requests', () => {
 
   it('times out a request nobody answers, and ignores the late answer', async () => {
     let late: (() => void) | undefined;
-    server.override('ping', (conn, f) => (late = () => conn.reply('pong', { client_ts: '', server_ts: rfc3339() }, f.id)));
+    server.override(
+      'ping',
+      (conn, f) => (late = () => conn.reply('pong', { client_ts: '', server_ts: rfc3339() }, f.id)),
+    );
     const errors: PtyWsError[] = [];
     client.on('error', (e) => errors.push(e));
-    await expect(client.ping({ timeoutMs: 100 })).rejects.toMatchObject({ code: 'TIMEOUT', retryable: true, op: 'ping' });
+    await expect(client.ping({ timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      retryable: true,
+      op: 'ping',
+    });
     late!();
     await delay(30);
     expect(errors).toEqual([]);
@@ -58,7 +69,11 @@ describe('requests', () => {
     const conn = await server.connection(0);
     const next = client.next('error');
     conn.error('RATE_LIMITED', 'slow down');
-    await expect(next).resolves.toMatchObject({ code: 'RATE_LIMITED', retryable: true, a2aError: { type: 'RateLimited' } });
+    await expect(next).resolves.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryable: true,
+      a2aError: { type: 'RateLimited' },
+    });
   });
 
   it('streams task updates through the async iterator until the final one', async () => {
@@ -112,7 +127,9 @@ describe('requests', () => {
     expect(pong.rttMs).toBeGreaterThanOrEqual(0);
     expect(pong.serverTs).toMatch(/^\d{4}-/);
     await client.updateServiceParameters({ trace_id: 't2' });
-    await expect(client.request('SetTaskPushNotificationConfig', {})).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION' });
+    await expect(client.request('SetTaskPushNotificationConfig', {})).rejects.toMatchObject({
+      code: 'UNSUPPORTED_OPERATION',
+    });
     const raw = await client.request('GetTask', { task_id: task.id });
     expect(raw.op).toBe('GetTask.Response');
   });

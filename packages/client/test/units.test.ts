@@ -1,5 +1,15 @@
 import { SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON } from '@pty-ws/protocol';
-import { attachUrl, backoffDelay, base64UrlEncode, Emitter, PtyClient, PtyWsError, RECONNECT_DEFAULTS, subprotocols, TaskStream } from '../src';
+import {
+  attachUrl,
+  backoffDelay,
+  base64UrlEncode,
+  Emitter,
+  PtyClient,
+  PtyWsError,
+  RECONNECT_DEFAULTS,
+  subprotocols,
+  TaskStream,
+} from '../src';
 
 class TestEmitter extends Emitter<{ a: number; b: string }> {
   fire<K extends 'a' | 'b'>(k: K, v: { a: number; b: string }[K]): void {
@@ -64,7 +74,9 @@ describe('options', () => {
 
   it('validates constructor options', () => {
     const url = 'ws://h/agents/a/sessions/b/attach';
-    expect(() => new PtyClient({ url, token: 't', tokenTransport: 'header' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => new PtyClient({ url, token: 't', tokenTransport: 'header' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => new PtyClient({ url })).toThrow(/no WebSocket constructor/); // Node 20 has no global WebSocket
     expect(() => new PtyClient({ url: 'http://h/x', WebSocket: class {} as never })).toThrow(/ws:\/\//);
     expect(() => new PtyClient({ baseUrl: 'ws://h', WebSocket: class {} as never })).toThrow(PtyWsError);

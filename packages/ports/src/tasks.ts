@@ -23,5 +23,9 @@ export interface TaskStore {
   get(taskId: string): Promise<TaskRecord | undefined>;
   update(record: TaskRecord, expectedUpdatedAt: number): Promise<TaskRecord | undefined>;
   /** Newest first. `pageToken` is opaque. */
-  list(filter: { sessionId?: string; instanceId?: string; state?: string; contextId?: string }, pageSize: number, pageToken?: string): Promise<TaskPage>;
+  list(
+    filter: { sessionId?: string; instanceId?: string; state?: string; contextId?: string },
+    pageSize: number,
+    pageToken?: string,
+  ): Promise<TaskPage>;
 }

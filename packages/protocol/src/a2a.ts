@@ -3,14 +3,7 @@
  * messages). Task states are written as the binding text writes them.
  */
 export type TaskState =
-  | 'SUBMITTED'
-  | 'WORKING'
-  | 'INPUT_REQUIRED'
-  | 'COMPLETED'
-  | 'CANCELED'
-  | 'FAILED'
-  | 'REJECTED'
-  | 'AUTH_REQUIRED';
+  'SUBMITTED' | 'WORKING' | 'INPUT_REQUIRED' | 'COMPLETED' | 'CANCELED' | 'FAILED' | 'REJECTED' | 'AUTH_REQUIRED';
 
 export const TERMINAL_TASK_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'COMPLETED',
@@ -96,7 +89,5 @@ export interface A2AError {
 }
 
 export function textOf(message: Message): string {
-  return message.parts
-    .map((p) => ('text' in p && typeof p.text === 'string' ? p.text : ''))
-    .join('');
+  return message.parts.map((p) => ('text' in p && typeof p.text === 'string' ? p.text : '')).join('');
 }

@@ -14,11 +14,7 @@ export type BindingErrorCode =
   | 'REPLAY_OUT_OF_RANGE';
 
 /** PTY-level error codes carried in `pty.session_frame` `Error` frames (extension). */
-export type PtyErrorCode =
-  | 'PTY_WRITE_FAILED'
-  | 'PTY_RESIZE_FAILED'
-  | 'PTY_OUTPUT_LAGGED'
-  | 'KEYFRAME_UNAVAILABLE';
+export type PtyErrorCode = 'PTY_WRITE_FAILED' | 'PTY_RESIZE_FAILED' | 'PTY_OUTPUT_LAGGED' | 'KEYFRAME_UNAVAILABLE';
 
 interface ErrorSpec {
   /** A2A core error name; null where the error is binding-specific. */
@@ -32,15 +28,69 @@ interface ErrorSpec {
 
 /** One row per binding error: the single source for WS frames, HTTP responses and close codes. */
 export const ERROR_TABLE: Readonly<Record<BindingErrorCode, ErrorSpec>> = {
-  TASK_NOT_FOUND: { a2aType: 'TaskNotFound', jsonRpcCode: -32001, httpStatus: 404, closeCode: CloseCode.NOT_FOUND, retryable: false },
-  TASK_NOT_CANCELABLE: { a2aType: 'TaskNotCancelable', jsonRpcCode: -32002, httpStatus: 409, closeCode: null, retryable: false },
-  INVALID_REQUEST: { a2aType: 'InvalidRequest', jsonRpcCode: -32600, httpStatus: 400, closeCode: CloseCode.PROTOCOL_VIOLATION, retryable: false },
-  UNSUPPORTED_OPERATION: { a2aType: 'UnsupportedOperation', jsonRpcCode: -32004, httpStatus: 400, closeCode: null, retryable: false },
-  UNAUTHENTICATED: { a2aType: 'Unauthenticated', jsonRpcCode: -32007, httpStatus: 401, closeCode: CloseCode.UNAUTHENTICATED, retryable: false },
-  PERMISSION_DENIED: { a2aType: 'PermissionDenied', jsonRpcCode: -32008, httpStatus: 403, closeCode: CloseCode.FORBIDDEN, retryable: false },
-  RATE_LIMITED: { a2aType: 'RateLimited', jsonRpcCode: -32009, httpStatus: 429, closeCode: CloseCode.RATE_LIMITED, retryable: true },
-  INTERNAL: { a2aType: 'Internal', jsonRpcCode: -32603, httpStatus: 500, closeCode: CloseCode.SERVER_ERROR, retryable: true },
-  REPLAY_OUT_OF_RANGE: { a2aType: 'ReplayOutOfRange', jsonRpcCode: -32010, httpStatus: 416, closeCode: null, retryable: false },
+  TASK_NOT_FOUND: {
+    a2aType: 'TaskNotFound',
+    jsonRpcCode: -32001,
+    httpStatus: 404,
+    closeCode: CloseCode.NOT_FOUND,
+    retryable: false,
+  },
+  TASK_NOT_CANCELABLE: {
+    a2aType: 'TaskNotCancelable',
+    jsonRpcCode: -32002,
+    httpStatus: 409,
+    closeCode: null,
+    retryable: false,
+  },
+  INVALID_REQUEST: {
+    a2aType: 'InvalidRequest',
+    jsonRpcCode: -32600,
+    httpStatus: 400,
+    closeCode: CloseCode.PROTOCOL_VIOLATION,
+    retryable: false,
+  },
+  UNSUPPORTED_OPERATION: {
+    a2aType: 'UnsupportedOperation',
+    jsonRpcCode: -32004,
+    httpStatus: 400,
+    closeCode: null,
+    retryable: false,
+  },
+  UNAUTHENTICATED: {
+    a2aType: 'Unauthenticated',
+    jsonRpcCode: -32007,
+    httpStatus: 401,
+    closeCode: CloseCode.UNAUTHENTICATED,
+    retryable: false,
+  },
+  PERMISSION_DENIED: {
+    a2aType: 'PermissionDenied',
+    jsonRpcCode: -32008,
+    httpStatus: 403,
+    closeCode: CloseCode.FORBIDDEN,
+    retryable: false,
+  },
+  RATE_LIMITED: {
+    a2aType: 'RateLimited',
+    jsonRpcCode: -32009,
+    httpStatus: 429,
+    closeCode: CloseCode.RATE_LIMITED,
+    retryable: true,
+  },
+  INTERNAL: {
+    a2aType: 'Internal',
+    jsonRpcCode: -32603,
+    httpStatus: 500,
+    closeCode: CloseCode.SERVER_ERROR,
+    retryable: true,
+  },
+  REPLAY_OUT_OF_RANGE: {
+    a2aType: 'ReplayOutOfRange',
+    jsonRpcCode: -32010,
+    httpStatus: 416,
+    closeCode: null,
+    retryable: false,
+  },
 };
 
 export const BINDING_ERROR_CODES = Object.keys(ERROR_TABLE) as BindingErrorCode[];

@@ -53,7 +53,8 @@ export class TerminalState {
     checkDimension('cols', opts.cols);
     checkDimension('rows', opts.rows);
     const scrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
-    if (!Number.isInteger(scrollback) || scrollback < 0) throw new RangeError(`scrollback must be >= 0, got ${scrollback}`);
+    if (!Number.isInteger(scrollback) || scrollback < 0)
+      throw new RangeError(`scrollback must be >= 0, got ${scrollback}`);
     const onParseError = opts.onParseError ?? ((): void => undefined);
     this.headless = createHeadlessTerminal(opts.cols, opts.rows, Math.max(scrollback, 1), onParseError);
     this.queuedCols = opts.cols;

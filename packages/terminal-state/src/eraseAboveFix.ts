@@ -18,13 +18,15 @@ export function installEraseAboveFix(term: Terminal): void {
   const eraseInDisplay = inputHandler?.eraseInDisplay;
   if (inputHandler === undefined || typeof eraseInDisplay !== 'function') return; // parserGuard still contains it
 
-  const handler = (respectProtect: boolean) => (params: (number | number[])[]): boolean => {
-    if (params[0] !== 1) return false;
-    const buffer = term.buffer.active;
-    const cursorX = Math.min(buffer.cursorX, term.cols);
-    if (buffer.cursorY + 1 < buffer.length || cursorX + 1 < term.cols) return false;
-    return eraseInDisplay.call(inputHandler, { params: [2], length: 1 }, respectProtect);
-  };
+  const handler =
+    (respectProtect: boolean) =>
+    (params: (number | number[])[]): boolean => {
+      if (params[0] !== 1) return false;
+      const buffer = term.buffer.active;
+      const cursorX = Math.min(buffer.cursorX, term.cols);
+      if (buffer.cursorY + 1 < buffer.length || cursorX + 1 < term.cols) return false;
+      return eraseInDisplay.call(inputHandler, { params: [2], length: 1 }, respectProtect);
+    };
   term.parser.registerCsiHandler({ final: 'J' }, handler(false));
   term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, handler(true));
 }

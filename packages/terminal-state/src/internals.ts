@@ -57,7 +57,8 @@ function field(owner: unknown, name: string, path: string): unknown {
 
 function num(owner: unknown, name: string, path: string): number {
   const v = field(owner, name, path);
-  if (typeof v !== 'number') throw new Error(`@pty-ws/terminal-state: xterm.js internal "${path}.${name}" is not a number`);
+  if (typeof v !== 'number')
+    throw new Error(`@pty-ws/terminal-state: xterm.js internal "${path}.${name}" is not a number`);
   return v;
 }
 

@@ -16,7 +16,9 @@ export function guardParser(term: Terminal, onError: (error: Error) => void): vo
   const inputHandler = core?._inputHandler;
   const parse = inputHandler?.parse;
   if (inputHandler === undefined || typeof parse !== 'function') {
-    throw new Error('@pty-ws/terminal-state: xterm.js internal "_core._inputHandler.parse" not found (xterm upgraded?)');
+    throw new Error(
+      '@pty-ws/terminal-state: xterm.js internal "_core._inputHandler.parse" not found (xterm upgraded?)',
+    );
   }
   inputHandler.parse = (data, promiseResult) => {
     try {

@@ -37,7 +37,7 @@ function paintRow(line: IBufferLine, cols: number): string {
   while (end > 0 && isDefaultBlank(line.getCell(end - 1))) end--;
   let out = '';
   let pen = '';
-  for (let x = 0; x < end; ) {
+  for (let x = 0; x < end;) {
     const cell = line.getCell(x) as IBufferCell;
     const sgr = cell.getChars() === '' ? backgroundSgr(cell) : absoluteSgr(cell);
     if (sgr !== pen) out += sgr;
@@ -46,7 +46,12 @@ function paintRow(line: IBufferLine, cols: number): string {
       // ECH erases with the pen's background only — exactly what a blank cell normally holds
       // (blank cells with more attributes are handled by orphanCells.ts).
       let run = 1;
-      while (x + run < end && isBlank(line.getCell(x + run)) && backgroundSgr(line.getCell(x + run) as IBufferCell) === sgr) run++;
+      while (
+        x + run < end &&
+        isBlank(line.getCell(x + run)) &&
+        backgroundSgr(line.getCell(x + run) as IBufferCell) === sgr
+      )
+        run++;
       out += `\x1b[${run}X` + (x + run < end ? `\x1b[${run}C` : '');
       x += run;
     } else {
@@ -67,13 +72,21 @@ function repaintLastColumn(line: IBufferLine, y: number, cols: number): string {
   return cup(y, x) + absoluteSgr(cell) + cell.getChars();
 }
 
+/**
+ * Row 0 is a continuation when its line started in scrollback. Wrap from row 0 into row 1, then
+ * scroll up by one (SU drops the top row without touching scrollback): the marked row becomes
+ * row 0. Its stray space is erased with ECH, which keeps the flag.
+ */
+function wrappedFirstRow(cols: number): string {
+  return cup(0, cols - 1) + '\x1b[0m  \x1b[S' + cup(0, 0) + `\x1b[${cols}X`;
+}
+
 export function paintScreen(buffer: IBuffer, cols: number, rows: number): string {
-  let out = '';
+  let out = buffer.getLine(buffer.baseY)?.isWrapped === true && rows > 1 ? wrappedFirstRow(cols) : '';
   for (let y = 0; y < rows; y++) {
     const line = buffer.getLine(buffer.baseY + y);
     if (line === undefined) continue;
     const above = y > 0 ? buffer.getLine(buffer.baseY + y - 1) : undefined;
-    // Row 0 cannot be marked: the keyframe has no row above it (its predecessor is scrollback).
     if (line.isWrapped && above !== undefined) {
       // Two characters from the last column: the second wraps and marks this row as a
       // continuation. Then the borrowed cell of the row above is put back.

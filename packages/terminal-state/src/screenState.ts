@@ -37,18 +37,21 @@ function scrollRegion(state: BufferCoreState, rows: number): string {
  * DECSET 1049). Moves the cursor and changes the pen (both finalised later); G0 is put back to US
  * ASCII so the rest of the keyframe prints literally.
  */
-function saveSlot(buffer: IBuffer, state: BufferCoreState, cols: number, save: string): string {
+function saveSlot(buffer: IBuffer, state: BufferCoreState, cols: number, save: string, disposable = false): string {
   const charset = isDefaultCharset(state.savedCharset) ? '' : designate(0, state.savedCharset);
   const restoreG0 = charset === '' ? '' : designate(0, undefined);
-  const position = placeCursor(buffer, state.savedY, state.savedX, cols);
+  const position = placeCursor(buffer, state.savedY, state.savedX, cols, { disposable });
   return position + absoluteSgr(state.savedPen) + charset + save + restoreG0;
 }
 
 /** The ESC 7 slot, only when it differs from its state after a reset. */
-function savedCursor(buffer: IBuffer, state: BufferCoreState, cols: number): string {
+function savedCursor(buffer: IBuffer, state: BufferCoreState, cols: number, disposable = false): string {
   const isDefault =
-    state.savedX === 0 && state.savedY === 0 && isDefaultAttributes(state.savedPen) && isDefaultCharset(state.savedCharset);
-  return isDefault ? '' : saveSlot(buffer, state, cols, '\x1b7');
+    state.savedX === 0 &&
+    state.savedY === 0 &&
+    isDefaultAttributes(state.savedPen) &&
+    isDefaultCharset(state.savedCharset);
+  return isDefault ? '' : saveSlot(buffer, state, cols, '\x1b7', disposable);
 }
 
 function cells(buffer: IBuffer, cols: number, rows: number): string {
@@ -73,8 +76,9 @@ export function serializeScreenState(term: Terminal, addon: SerializeAddon): str
     out += savedCursor(buffer, core.alt, cols);
   } else {
     // xterm.js keeps the alt buffer's DECSC slot across alt-screen sessions; an app that re-enters
-    // the alt screen and does ESC 8 without ESC 7 lands there. 47h/47l switch without saving.
-    const altSaved = savedCursor(term.buffer.alternate, core.alt, cols);
+    // the alt screen and does ESC 8 without ESC 7 lands there. 47h/47l switch without saving, and
+    // the alt buffer is cleared on leaving, so its content is disposable here.
+    const altSaved = savedCursor(term.buffer.alternate, core.alt, cols, true);
     if (altSaved !== '') out += '\x1b[?47h' + altSaved + '\x1b[?47l';
     out += savedCursor(buffer, core.normal, cols);
   }
@@ -82,7 +86,8 @@ export function serializeScreenState(term: Terminal, addon: SerializeAddon): str
   const { charsets, viaSavedCursor } = charsetPlan(core, active);
   // Charsets normally come last so that nothing we print is translated; see charsetPlan.
   if (viaSavedCursor) out += charsets + '\x1b8';
-  out += placeCursor(buffer, active.cursorY, active.cursorX, cols, term.modes.originMode ? active.scrollTop : 0);
+  const origin = term.modes.originMode ? { top: active.scrollTop, bottom: active.scrollBottom } : undefined;
+  out += placeCursor(buffer, active.cursorY, active.cursorX, cols, origin === undefined ? {} : { origin });
   out += absoluteSgr(core.pen);
   out += extraModesSequence(core, term.options.convertEol === true);
   if (!viaSavedCursor) out += charsets;
@@ -99,7 +104,8 @@ export function serializeScreenState(term: Terminal, addon: SerializeAddon): str
  */
 function charsetPlan(core: CoreState, active: BufferCoreState): { charsets: string; viaSavedCursor: boolean } {
   const shifted = core.charsets[core.glevel];
-  if (sameCharset(core.charset, shifted)) return { charsets: charsetSequence(core.charsets, core.glevel), viaSavedCursor: false };
+  if (sameCharset(core.charset, shifted))
+    return { charsets: charsetSequence(core.charsets, core.glevel), viaSavedCursor: false };
   if (sameCharset(core.charset, active.savedCharset)) {
     return { charsets: charsetSequence(core.charsets, core.glevel), viaSavedCursor: true };
   }

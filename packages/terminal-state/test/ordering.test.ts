@@ -72,7 +72,12 @@ describe('TerminalState ordering', () => {
   it('keeps resizes and writes in order across many interleavings', async () => {
     state = new TerminalState({ cols: 10, rows: 4, scrollback: SERVER_SCROLLBACK });
     const reference = serverLikeTerminal(10, 4);
-    const sizes: Array<[number, number]> = [[12, 5], [8, 3], [15, 6], [10, 4]];
+    const sizes: Array<[number, number]> = [
+      [12, 5],
+      [8, 3],
+      [15, 6],
+      [10, 4],
+    ];
     for (const [i, [cols, rows]] of sizes.entries()) {
       const text = `${i}:${'#'.repeat(cols + 3)}\r\n`;
       state.write(utf8(text));

@@ -31,7 +31,9 @@ const n = fc.integer({ min: 0, max: 12 });
 const pos = fc.integer({ min: 1, max: 30 });
 const control = fc.oneof(
   fc.tuple(pos, pos).map(([r, c]) => `${CSI}${r};${c}H`),
-  fc.tuple(fc.constantFrom('A', 'B', 'C', 'D', 'E', 'F', 'G', 'd', '@', 'P', 'X', 'L', 'M', 'S', 'T'), n).map(([f, k]) => `${CSI}${k}${f}`),
+  fc
+    .tuple(fc.constantFrom('A', 'B', 'C', 'D', 'E', 'F', 'G', 'd', '@', 'P', 'X', 'L', 'M', 'S', 'T'), n)
+    .map(([f, k]) => `${CSI}${k}${f}`),
   fc.constantFrom('J', 'K').chain((f) => fc.constantFrom(0, 1, 2).map((k) => `${CSI}${k}${f}`)),
   fc.constantFrom('\r', '\n', '\r\n', '\b', '\t', '\x1bM', '\x1bD', '\x1bE', '\x1b7', '\x1b8'),
   fc.tuple(pos, pos).map(([a, b]) => `${CSI}${Math.min(a, b)};${Math.max(a, b)}r`),

@@ -11,7 +11,11 @@ import {
 } from './screen';
 import { COLS, ROWS, TUI_CONTINUATION, TUI_STREAM, irregularChunks, splitsMultibyte } from './tuiStream';
 
-async function snapshotOf(cols: number, rows: number, data: string | Uint8Array[]): ReturnType<TerminalState['snapshot']> {
+async function snapshotOf(
+  cols: number,
+  rows: number,
+  data: string | Uint8Array[],
+): ReturnType<TerminalState['snapshot']> {
   const state = new TerminalState({ cols, rows });
   try {
     for (const chunk of typeof data === 'string' ? [utf8(data)] : data) state.write(chunk);
@@ -40,7 +44,11 @@ describe('vt100-screen-state-v1 restore of a TUI session', () => {
     expect([expected.buffer.active.cursorX, expected.buffer.active.cursorY]).toEqual([30, 11]);
     expect(screenLines(expected)[0]).toContain('top - 12:00:00');
     expect(screenLines(expected)[5]).toContain('温度');
-    expect(expected.modes).toMatchObject({ applicationCursorKeysMode: true, bracketedPasteMode: true, mouseTrackingMode: 'drag' });
+    expect(expected.modes).toMatchObject({
+      applicationCursorKeysMode: true,
+      bracketedPasteMode: true,
+      mouseTrackingMode: 'drag',
+    });
 
     expect(diffTerminals(expected, actual)).toEqual([]);
   });
@@ -88,18 +96,46 @@ describe('state the serialize addon does not carry', () => {
   const cases: Array<{ name: string; input: string; continuation: string }> = [
     { name: 'wrap pending after the last column', input: '\x1b[3;1H' + 'W'.repeat(COLS), continuation: 'Z next' },
     { name: 'wrap pending after a wide char', input: '\x1b[3;1H' + 'x'.repeat(COLS - 2) + '中', continuation: 'Y' },
-    { name: 'wrap pending with autowrap off', input: '\x1b[?7l\x1b[2;1H' + 'q'.repeat(COLS + 3), continuation: 'QR\x1b[?7h' },
-    { name: 'scroll region', input: 'top\x1b[5;10r\x1b[10;1Hbottom', continuation: '\n\n\nscrolled\r\n\n\n\n\n\n\n\nend' },
-    { name: 'origin mode', input: 'abc\x1b[5;10r\x1b[?6h\x1b[3;4Hxy', continuation: '\x1b[1;1H*\x1b[20;1H#\n\n\n\n\n\n\nend' },
-    { name: 'DECSC saved cursor and pen', input: '\x1b[5;7H\x1b[1;35m\x1b7\x1b[0m\x1b[10;1Hmoved', continuation: '\x1b8restored' },
-    { name: 'pen with truecolor bg (and BCE)', input: '\x1b[3;4;38;2;1;2;3;48;5;100mpen', continuation: 'more\x1b[K\r\n\x1b[2K' },
+    {
+      name: 'wrap pending with autowrap off',
+      input: '\x1b[?7l\x1b[2;1H' + 'q'.repeat(COLS + 3),
+      continuation: 'QR\x1b[?7h',
+    },
+    {
+      name: 'scroll region',
+      input: 'top\x1b[5;10r\x1b[10;1Hbottom',
+      continuation: '\n\n\nscrolled\r\n\n\n\n\n\n\n\nend',
+    },
+    {
+      name: 'origin mode',
+      input: 'abc\x1b[5;10r\x1b[?6h\x1b[3;4Hxy',
+      continuation: '\x1b[1;1H*\x1b[20;1H#\n\n\n\n\n\n\nend',
+    },
+    {
+      name: 'DECSC saved cursor and pen',
+      input: '\x1b[5;7H\x1b[1;35m\x1b7\x1b[0m\x1b[10;1Hmoved',
+      continuation: '\x1b8restored',
+    },
+    {
+      name: 'pen with truecolor bg (and BCE)',
+      input: '\x1b[3;4;38;2;1;2;3;48;5;100mpen',
+      continuation: 'more\x1b[K\r\n\x1b[2K',
+    },
     { name: 'pen with bright colours', input: '\x1b[2;9;95;104mx', continuation: 'y' },
     { name: 'DEC graphics mid-drawing', input: '\x1b(0lqq', continuation: 'qqk\x1b(Bq' },
     { name: 'SO into G1 graphics', input: '\x1b)0\x0eqq', continuation: 'q\x0fq' },
     { name: 'insert mode', input: 'hello world\x1b[4h\x1b[1;7H', continuation: 'big ' },
-    { name: 'alt screen entered with a coloured pen', input: 'shell\x1b[41m\x1b[?1049h\x1b[0m\x1b[2Jhi\x1b[44m', continuation: 'x\x1b[?1049lafter' },
+    {
+      name: 'alt screen entered with a coloured pen',
+      input: 'shell\x1b[41m\x1b[?1049h\x1b[0m\x1b[2Jhi\x1b[44m',
+      continuation: 'x\x1b[?1049lafter',
+    },
     { name: 'alt screen via 1047 (no save)', input: 'shell\x1b[?1047h\x1b[5;5Happ', continuation: '\x1b[?1047lout' },
-    { name: 'cursor hidden, SGR mouse, bar cursor', input: '\x1b[?25l\x1b[?1003h\x1b[?1006h\x1b[5 q\x1b[?1004h', continuation: 'x' },
+    {
+      name: 'cursor hidden, SGR mouse, bar cursor',
+      input: '\x1b[?25l\x1b[?1003h\x1b[?1006h\x1b[5 q\x1b[?1004h',
+      continuation: 'x',
+    },
     { name: 'reverse wrap and app keypad', input: '\x1b[?45h\x1b=\x1b[2;1Habc', continuation: '\x1b[1;1H\bZ' },
     { name: 'LNM (newline mode)', input: '\x1b[20hline1\n', continuation: 'line2\nline3' },
     { name: 'combining characters', input: 'e\u0301a\u0308 x\u20dd', continuation: 'o\u0302' },

@@ -16,14 +16,7 @@ import {
   type Envelope,
   type ServiceParameters,
 } from '@pty-ws/protocol';
-import {
-  describeFrame,
-  is,
-  outputBytes,
-  type FramePredicate,
-  type Received,
-  type ServerEnvelope,
-} from './frames';
+import { describeFrame, is, outputBytes, type FramePredicate, type Received, type ServerEnvelope } from './frames';
 
 export interface ConnectOptions {
   /** Requested subprotocols; default [`pty-ws.v1`]; `null` sends no Sec-WebSocket-Protocol header. */
@@ -86,7 +79,10 @@ export interface UpgradeOutcome {
 /** Attempts an upgrade and reports the HTTP outcome; a successful socket is closed at once. */
 export function tryUpgrade(url: string, opts: ConnectOptions = {}): Promise<UpgradeOutcome> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, protocolsOf(opts), { headers: headersOf(opts), handshakeTimeout: opts.timeoutMs ?? 5000 });
+    const ws = new WebSocket(url, protocolsOf(opts), {
+      headers: headersOf(opts),
+      handshakeTimeout: opts.timeoutMs ?? 5000,
+    });
     let protocolHeader: string | undefined;
     ws.on('upgrade', (res: IncomingMessage) => {
       const h = res.headers['sec-websocket-protocol'];
@@ -99,7 +95,13 @@ export function tryUpgrade(url: string, opts: ConnectOptions = {}): Promise<Upgr
     ws.on('unexpected-response', (_req, res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, protocolHeader: undefined, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          protocolHeader: undefined,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       res.on('error', () => resolve({ status: res.statusCode ?? 0, protocolHeader: undefined, body: '' }));
     });
     ws.on('error', (err: Error) => {
@@ -152,7 +154,9 @@ export class TestClient {
       ws.once('unexpected-response', (_req, res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => reject(new UpgradeRejected(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers)));
+        res.on('end', () =>
+          reject(new UpgradeRejected(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers)),
+        );
       });
       ws.once('error', (err: Error) => reject(err));
     });
@@ -179,7 +183,8 @@ export class TestClient {
       const text = data.toString('utf8');
       try {
         const frame = JSON.parse(text) as ServerEnvelope;
-        if (frame && typeof frame === 'object' && typeof frame.op === 'string') this.frames.push({ type: 'json', frame, raw: text, at });
+        if (frame && typeof frame === 'object' && typeof frame.op === 'string')
+          this.frames.push({ type: 'json', frame, raw: text, at });
         else this.frames.push({ type: 'text', text, at });
       } catch {
         this.frames.push({ type: 'text', text, at });
@@ -235,7 +240,11 @@ export class TestClient {
         if (check()) return done();
         if (this.closeInfo) {
           done();
-          reject(new Error(`socket closed (${this.closeInfo.code} ${this.closeInfo.reason}) before the expected frame; got: ${this.describe(from)}`));
+          reject(
+            new Error(
+              `socket closed (${this.closeInfo.code} ${this.closeInfo.reason}) before the expected frame; got: ${this.describe(from)}`,
+            ),
+          );
         }
       };
       const timer = setTimeout(() => {
@@ -282,19 +291,29 @@ export class TestClient {
   }
 
   /** Builds the frame as a client would: first frame carries `extensions` and `service_parameters`. */
-  frame<P>(op: string, payload: P, extra: Partial<Pick<Envelope<P>, 'replay_from' | 'service_parameters' | 'extensions' | 'id'>> = {}): Envelope<P> {
+  frame<P>(
+    op: string,
+    payload: P,
+    extra: Partial<Pick<Envelope<P>, 'replay_from' | 'service_parameters' | 'extensions' | 'id'>> = {},
+  ): Envelope<P> {
     const first = !this.firstFrameSent;
     this.firstFrameSent = true;
     const withFirst = { ...extra };
     if (first) {
-      if (withFirst.extensions === undefined && this.opts.extensions !== null) withFirst.extensions = this.opts.extensions ?? [EXTENSION_URI];
-      if (withFirst.service_parameters === undefined && this.opts.serviceParameters) withFirst.service_parameters = this.opts.serviceParameters;
+      if (withFirst.extensions === undefined && this.opts.extensions !== null)
+        withFirst.extensions = this.opts.extensions ?? [EXTENSION_URI];
+      if (withFirst.service_parameters === undefined && this.opts.serviceParameters)
+        withFirst.service_parameters = this.opts.serviceParameters;
     }
     return clientFrame(op, payload, withFirst);
   }
 
   /** Sends an envelope; returns its id. */
-  send<P>(op: string, payload: P, extra: Partial<Pick<Envelope<P>, 'replay_from' | 'service_parameters' | 'extensions' | 'id'>> = {}): string {
+  send<P>(
+    op: string,
+    payload: P,
+    extra: Partial<Pick<Envelope<P>, 'replay_from' | 'service_parameters' | 'extensions' | 'id'>> = {},
+  ): string {
     const f = this.frame(op, payload, extra);
     this.ws.send(JSON.stringify(f));
     return f.id;
@@ -307,7 +326,12 @@ export class TestClient {
   }
 
   /** Sends a request and waits for the frame echoing its id (the response or an Error). */
-  async request<P>(op: string, payload: P, extra: Partial<Pick<Envelope<P>, 'replay_from' | 'service_parameters' | 'extensions'>> = {}, timeoutMs = 3000): Promise<ServerEnvelope> {
+  async request<P>(
+    op: string,
+    payload: P,
+    extra: Partial<Pick<Envelope<P>, 'replay_from' | 'service_parameters' | 'extensions'>> = {},
+    timeoutMs = 3000,
+  ): Promise<ServerEnvelope> {
     const from = this.frames.length;
     const id = this.send(op, payload, extra);
     const r = await this.waitFor(is.reply(id), timeoutMs, from);
@@ -345,7 +369,9 @@ export class TestClient {
       if (re.test(text)) return text;
       const left = deadline - Date.now();
       if (left <= 0 || this.closeInfo) {
-        throw new Error(`output did not match ${String(re)} within ${timeoutMs} ms; got ${JSON.stringify(text.slice(-400))}`);
+        throw new Error(
+          `output did not match ${String(re)} within ${timeoutMs} ms; got ${JSON.stringify(text.slice(-400))}`,
+        );
       }
       await this.nextWake(Math.min(left, 100));
     }

@@ -1,7 +1,14 @@
 /** Per-test-file fixture: one server, the clients opened against it, and one dispose(). */
 import type { Config } from '@pty-ws/config';
 import { TestClient, type ConnectOptions } from './client';
-import { createSession, mintToken, type CreateSessionBody, type CreatedSession, type MintTokenBody, type MintedToken } from './rest';
+import {
+  createSession,
+  mintToken,
+  type CreateSessionBody,
+  type CreatedSession,
+  type MintTokenBody,
+  type MintedToken,
+} from './rest';
 import { startTestServer, type TestServer } from './server';
 
 export interface AttachOptions extends ConnectOptions {
@@ -27,7 +34,8 @@ export class TestContext {
   /** Opens a WebSocket to the session (admin bearer by default) without waiting for frames. */
   async connect(sessionId: string, opts: AttachOptions = {}): Promise<TestClient> {
     const withToken: ConnectOptions = { ...opts };
-    if (!opts.anonymous && opts.token === undefined && opts.subprotocolToken === undefined) withToken.token = this.server.adminToken;
+    if (!opts.anonymous && opts.token === undefined && opts.subprotocolToken === undefined)
+      withToken.token = this.server.adminToken;
     const client = await TestClient.connect(this.server.attachUrl(sessionId, opts.instanceId), withToken);
     this.clients.add(client);
     void client.closed.then(() => this.clients.delete(client));

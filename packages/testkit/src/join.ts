@@ -28,11 +28,23 @@ export interface JoinOptions {
  * Sends `pty.join_session` and waits for the flush to end with its Keyframe. Fails when the
  * server answers the join with an Error instead of a RoleAssigned.
  */
-export async function joinSession(client: TestClient, payload: JoinSessionPayload = {}, opts: JoinOptions = {}): Promise<JoinFlush> {
+export async function joinSession(
+  client: TestClient,
+  payload: JoinSessionPayload = {},
+  opts: JoinOptions = {},
+): Promise<JoinFlush> {
   const timeoutMs = opts.timeoutMs ?? 4000;
   const from = client.mark();
-  const id = client.send('pty.join_session', payload, opts.replayFrom !== undefined ? { replay_from: opts.replayFrom } : {});
-  const first = await client.waitFor((r) => is.kind('RoleAssigned')(r) || (is.reply(id)(r) && is.error()(r)), timeoutMs, from);
+  const id = client.send(
+    'pty.join_session',
+    payload,
+    opts.replayFrom !== undefined ? { replay_from: opts.replayFrom } : {},
+  );
+  const first = await client.waitFor(
+    (r) => is.kind('RoleAssigned')(r) || (is.reply(id)(r) && is.error()(r)),
+    timeoutMs,
+    from,
+  );
   const err = errorPayloadOf(first);
   if (err) throw new Error(`join rejected: ${err.code} ${err.message}`);
   const roleAssigned = sessionFrameOf(first, 'RoleAssigned') as Kind<'RoleAssigned'>;

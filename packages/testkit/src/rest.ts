@@ -20,7 +20,12 @@ export interface HttpOptions {
   headers?: Record<string, string>;
 }
 
-export async function http(server: TestServer, method: string, path: string, opts: HttpOptions = {}): Promise<HttpResponse> {
+export async function http(
+  server: TestServer,
+  method: string,
+  path: string,
+  opts: HttpOptions = {},
+): Promise<HttpResponse> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const token = opts.token === undefined ? server.adminToken : opts.token;
   if (token !== null) headers['Authorization'] = `Bearer ${token}`;
@@ -87,7 +92,13 @@ export interface MintedToken {
 export async function mintToken(server: TestServer, body: MintTokenBody): Promise<MintedToken> {
   const res = await http(server, 'POST', '/api/v1/tokens', { json: { instance_id: server.instanceId, ...body } });
   const b = res.body;
-  if (res.status < 200 || res.status > 201 || !isRecord(b) || typeof b['token'] !== 'string' || typeof b['token_id'] !== 'string') {
+  if (
+    res.status < 200 ||
+    res.status > 201 ||
+    !isRecord(b) ||
+    typeof b['token'] !== 'string' ||
+    typeof b['token_id'] !== 'string'
+  ) {
     throw new Error(`POST /api/v1/tokens → ${res.status} ${res.text.slice(0, 300)}`);
   }
   return b as MintedToken;

@@ -54,17 +54,34 @@ export function captureScreen(term: Terminal): Screen {
         c.isInvisible() ? 'h' : '',
         c.isStrikethrough() ? 's' : '',
       ].join('');
-      row.push({ chars: c.getChars(), width: c.getWidth(), fg: c.getFgColor(), bg: c.getBgColor(), fgMode: c.getFgColorMode(), bgMode: c.getBgColorMode(), flags });
+      row.push({
+        chars: c.getChars(),
+        width: c.getWidth(),
+        fg: c.getFgColor(),
+        bg: c.getBgColor(),
+        fgMode: c.getFgColorMode(),
+        bgMode: c.getBgColorMode(),
+        flags,
+      });
     }
     cells.push(row);
   }
-  return { cols: term.cols, rows: term.rows, cursorX: buf.cursorX, cursorY: buf.cursorY, lines, cells, alternate: buf.type === 'alternate' };
+  return {
+    cols: term.cols,
+    rows: term.rows,
+    cursorX: buf.cursorX,
+    cursorY: buf.cursorY,
+    lines,
+    cells,
+    alternate: buf.type === 'alternate',
+  };
 }
 
 /** Cell-by-cell differences between two screens (empty when identical). */
 export function diffScreens(expected: Screen, actual: Screen, max = 20): string[] {
   const out: string[] = [];
-  if (expected.cols !== actual.cols || expected.rows !== actual.rows) out.push(`size ${expected.cols}x${expected.rows} vs ${actual.cols}x${actual.rows}`);
+  if (expected.cols !== actual.cols || expected.rows !== actual.rows)
+    out.push(`size ${expected.cols}x${expected.rows} vs ${actual.cols}x${actual.rows}`);
   if (expected.cursorX !== actual.cursorX || expected.cursorY !== actual.cursorY) {
     out.push(`cursor (${expected.cursorX},${expected.cursorY}) vs (${actual.cursorX},${actual.cursorY})`);
   }

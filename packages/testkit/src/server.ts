@@ -52,7 +52,10 @@ export function testMode(): TestMode {
   return mode;
 }
 
-type StartNode = (overrides: Partial<Config>, opts?: { env?: Record<string, string | undefined> }) => Promise<NodeHandle>;
+type StartNode = (
+  overrides: Partial<Config>,
+  opts?: { env?: Record<string, string | undefined> },
+) => Promise<NodeHandle>;
 
 function loadStartNode(): StartNode {
   // Resolved at run time so the testkit builds before (and independently of) the service.

@@ -28,7 +28,15 @@ describe('testkit TestClient', () => {
   it('buffers JSON and PW1O frames, finds frames by predicate and collects output', async () => {
     onConn.push((ws) => {
       ws.send(JSON.stringify(serverFrame('binding_hello', {}, 0)));
-      ws.send(JSON.stringify(serverFrame('pty.session_frame', { kind: 'Output', stream: 'stdout', data: Buffer.from('hel').toString('base64') }, 1)));
+      ws.send(
+        JSON.stringify(
+          serverFrame(
+            'pty.session_frame',
+            { kind: 'Output', stream: 'stdout', data: Buffer.from('hel').toString('base64') },
+            1,
+          ),
+        ),
+      );
       ws.send(encodeOutputFrame(2, 'stdout', Buffer.from('lo\r\n')));
       ws.on('message', (d) => {
         const f = JSON.parse(String(d)) as { id: string; op: string };
@@ -56,7 +64,12 @@ describe('testkit TestClient', () => {
   it('flags a reply whose sequence is not the last log sequence', () => {
     const frames = [
       { type: 'json' as const, frame: serverFrame('binding_hello', {}, 0), raw: '', at: 0 },
-      { type: 'json' as const, frame: serverFrame('pty.session_frame', { kind: 'Resize', cols: 80, rows: 24 }, 3), raw: '', at: 0 },
+      {
+        type: 'json' as const,
+        frame: serverFrame('pty.session_frame', { kind: 'Resize', cols: 80, rows: 24 }, 3),
+        raw: '',
+        at: 0,
+      },
       { type: 'json' as const, frame: serverFrame('pong', {}, 2), raw: '', at: 0 },
     ];
     expect(sequenceViolations(frames)).toHaveLength(1);

@@ -47,14 +47,20 @@ export class Authenticator {
     const rec = await this.tokens.findByHash(hashToken(token));
     if (!rec) throw new AuthError('invalid', 'the bearer token is not valid');
     if (rec.revokedAt !== undefined) throw new AuthError('revoked', 'the bearer token has been revoked');
-    if (rec.expiresAt !== undefined && rec.expiresAt <= Date.now()) throw new AuthError('expired', 'the bearer token has expired');
+    if (rec.expiresAt !== undefined && rec.expiresAt <= Date.now())
+      throw new AuthError('expired', 'the bearer token has expired');
     void this.tokens.touch(rec.tokenId, Date.now()).catch(() => undefined);
     return principalOf(rec);
   }
 }
 
 export function principalOf(rec: TokenRecord): Principal {
-  const p: Principal = { id: `token:${rec.tokenId}`, scopes: new Set(rec.scopes), instanceId: rec.instanceId, tokenId: rec.tokenId };
+  const p: Principal = {
+    id: `token:${rec.tokenId}`,
+    scopes: new Set(rec.scopes),
+    instanceId: rec.instanceId,
+    tokenId: rec.tokenId,
+  };
   if (rec.sessionId) p.sessionId = rec.sessionId;
   return p;
 }

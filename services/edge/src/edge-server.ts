@@ -35,10 +35,18 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     log: deps.log,
     logger,
     slowConsumerBytes: config.slowConsumerBytes,
-    onLagged: (conn) => logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
+    onLagged: (conn) =>
+      logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
   });
   const auth = new Authenticator(deps.tokens, config.authEnabled);
-  const handler: AttachHandler = new AttachHandler({ control: deps.control, log: deps.log, hubs, logger, edgeId: config.edgeId, sessionHost: deps.sessionHost });
+  const handler: AttachHandler = new AttachHandler({
+    control: deps.control,
+    log: deps.log,
+    hubs,
+    logger,
+    edgeId: config.edgeId,
+    sessionHost: deps.sessionHost,
+  });
   let draining = false;
 
   // Closed frames end every connection of the session after they were delivered.
@@ -104,7 +112,10 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     for (const conn of [...handler.conns]) {
       if (!conn.ws || !conn.open) continue;
       if (now - conn.lastPongAt > config.pongTimeoutMs) {
-        logger.warn({ session_id: conn.sessionId, client_id: conn.clientId, role: conn.role }, 'reaping stale connection');
+        logger.warn(
+          { session_id: conn.sessionId, client_id: conn.clientId, role: conn.role },
+          'reaping stale connection',
+        );
         const ws = conn.ws;
         handler.closed(conn, CloseCode.SERVER_ERROR);
         ws.close(); // half-open peers never answer a close handshake: drop the socket
@@ -116,7 +127,9 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   heartbeat.unref();
 
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(config.host, config.port, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${config.port}`))));
+    app.listen(config.host, config.port, (s) =>
+      s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${config.port}`)),
+    );
   });
   const port = uWS.us_socket_local_port(listenSocket);
 

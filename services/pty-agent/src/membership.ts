@@ -99,7 +99,8 @@ export class Membership {
   }
 
   snapshot(): MembershipSnapshot {
-    const ref = (m: Member) => (m.label !== undefined ? { client_id: m.clientId, label: m.label } : { client_id: m.clientId });
+    const ref = (m: Member) =>
+      m.label !== undefined ? { client_id: m.clientId, label: m.label } : { client_id: m.clientId };
     const ordered = [...this.members.values()].sort((a, b) => a.joinedAt - b.joinedAt);
     return {
       controllers: ordered.filter((m) => m.role === 'controller').map(ref),

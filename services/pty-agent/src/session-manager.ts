@@ -51,7 +51,10 @@ export class SessionManager implements SessionControl {
 
   async createSession(req: CreateSessionRequest): Promise<SessionRecord> {
     if (req.instanceId !== this.deps.instanceId) {
-      throw new BindingError('INVALID_REQUEST', `instance '${req.instanceId}' is not served by agent ${this.deps.agentId}`);
+      throw new BindingError(
+        'INVALID_REQUEST',
+        `instance '${req.instanceId}' is not served by agent ${this.deps.agentId}`,
+      );
     }
     const spec = buildSessionSpec(req, this.deps.defaults);
     const sessionId = req.sessionId ?? newId();
@@ -82,7 +85,12 @@ export class SessionManager implements SessionControl {
     runtime.onClosed = (exitCode, reason) => {
       this.runtimes.delete(sessionId);
       void this.deps.tasks.cancelAll(this.taskContext(runtime)).catch(() => undefined);
-      void this.deps.registry.update(sessionId, { state: 'closed', closedAt: Date.now(), exitCode, closedReason: reason });
+      void this.deps.registry.update(sessionId, {
+        state: 'closed',
+        closedAt: Date.now(),
+        exitCode,
+        closedReason: reason,
+      });
       void this.deps.membershipStore.remove(sessionId).catch(() => undefined);
     };
     this.runtimes.set(sessionId, runtime);
@@ -139,7 +147,12 @@ export class SessionManager implements SessionControl {
 
   /** Starts a task and resolves once it is WORKING (SendStreamingMessage acknowledges early). */
   async startTask(sessionId: string, req: SendMessageRequest): Promise<Task> {
-    const started = await this.deps.tasks.start(this.taskContext(this.runtime(sessionId)), req.message, req.serviceParameters, req.taskId);
+    const started = await this.deps.tasks.start(
+      this.taskContext(this.runtime(sessionId)),
+      req.message,
+      req.serviceParameters,
+      req.taskId,
+    );
     return started.task;
   }
 

@@ -77,7 +77,10 @@ export class SessionRuntime {
       this.coalescer.push(data);
     });
     proc.onExit(({ exitCode }) => this.finish(exitCode, this.killedBy ?? 'normal'));
-    this.cadenceTimer = setInterval(() => this.cadenceTick(), Math.max(50, Math.min(1000, opts.keyframeIntervalMs / 4)));
+    this.cadenceTimer = setInterval(
+      () => this.cadenceTick(),
+      Math.max(50, Math.min(1000, opts.keyframeIntervalMs / 4)),
+    );
     this.cadenceTimer.unref();
   }
 
@@ -154,7 +157,13 @@ export class SessionRuntime {
       throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
     }
     const grant = this.membership.join(
-      { clientId: req.clientId, edgeId: req.edgeId, principalId: req.principalId, joinedAt: Date.now(), ...(req.label !== undefined ? { label: req.label } : {}) },
+      {
+        clientId: req.clientId,
+        edgeId: req.edgeId,
+        principalId: req.principalId,
+        joinedAt: Date.now(),
+        ...(req.label !== undefined ? { label: req.label } : {}),
+      },
       req.requestedRole,
       req.canControl,
     );

@@ -21,7 +21,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FORBIDDEN_ENV = new Set(['LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'NODE_OPTIONS']);
 
 function notImplemented(kind: 'session_backend' | 'session_class', value: string, why: string): BindingError {
-  return new BindingError('INVALID_REQUEST', `${kind}.not_implemented: ${why}`, { reason: `${kind}.not_implemented`, [kind]: value });
+  return new BindingError('INVALID_REQUEST', `${kind}.not_implemented: ${why}`, {
+    reason: `${kind}.not_implemented`,
+    [kind]: value,
+  });
 }
 
 export interface SpecDefaults {
@@ -35,7 +38,11 @@ export function buildSessionSpec(req: CreateSessionRequest, defaults: SpecDefaul
   const backend = req.backend ?? SESSION_HOST.default_backend;
   const sessionClass = req.sessionClass ?? SESSION_HOST.default_class;
   if (!SESSION_HOST.supported_backends.includes(backend)) {
-    throw notImplemented('session_backend', backend, `backend '${backend}' is not available on this agent (supported: ${SESSION_HOST.supported_backends.join(', ')})`);
+    throw notImplemented(
+      'session_backend',
+      backend,
+      `backend '${backend}' is not available on this agent (supported: ${SESSION_HOST.supported_backends.join(', ')})`,
+    );
   }
   if (!SESSION_HOST.supported_classes.includes(sessionClass) || (backend === 'native' && sessionClass !== 'direct')) {
     throw notImplemented('session_class', sessionClass, `backend '${backend}' supports class 'direct' only`);
@@ -71,7 +78,8 @@ export function buildSessionSpec(req: CreateSessionRequest, defaults: SpecDefaul
     if (v !== undefined) env[name] = v;
   }
   for (const [name, value] of Object.entries(req.env ?? {})) {
-    if (!ENV_NAME.test(name)) throw new BindingError('INVALID_REQUEST', `env name '${name}' is not a valid variable name`);
+    if (!ENV_NAME.test(name))
+      throw new BindingError('INVALID_REQUEST', `env name '${name}' is not a valid variable name`);
     if (FORBIDDEN_ENV.has(name)) throw new BindingError('INVALID_REQUEST', `env '${name}' may not be set by a client`);
     if (typeof value !== 'string') throw new BindingError('INVALID_REQUEST', `env '${name}' must be a string`);
     env[name] = value;
@@ -86,7 +94,10 @@ export function buildSessionSpec(req: CreateSessionRequest, defaults: SpecDefaul
     size.cols > MAX_DIMENSION ||
     size.rows > MAX_DIMENSION
   ) {
-    throw new BindingError('INVALID_REQUEST', `terminal size ${size.cols}x${size.rows} is outside ${MIN_COLS}..${MAX_DIMENSION} x ${MIN_ROWS}..${MAX_DIMENSION}`);
+    throw new BindingError(
+      'INVALID_REQUEST',
+      `terminal size ${size.cols}x${size.rows} is outside ${MIN_COLS}..${MAX_DIMENSION} x ${MIN_ROWS}..${MAX_DIMENSION}`,
+    );
   }
   return { argv, cwd, env, size, backend, sessionClass };
 }

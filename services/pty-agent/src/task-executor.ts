@@ -45,10 +45,22 @@ export class ShellTaskExecutor implements TaskExecutor {
         resolve({ exitCode, signal, output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut, canceled });
       };
       try {
-        child = spawn('/bin/sh', ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        child = spawn('/bin/sh', ['-c', command], {
+          cwd: opts.cwd,
+          env: opts.env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
       } catch (err) {
         chunks.push(Buffer.from(`failed to start: ${(err as Error).message}`));
-        resolve({ exitCode: null, signal: null, output: Buffer.concat(chunks).toString(), truncated, timedOut, canceled });
+        resolve({
+          exitCode: null,
+          signal: null,
+          output: Buffer.concat(chunks).toString(),
+          truncated,
+          timedOut,
+          canceled,
+        });
         return;
       }
       const keep = (b: Buffer) => {

@@ -62,7 +62,12 @@ export class TaskService {
     const contextId = message.context_id ?? newId();
     const userMessage: Message = { ...message, role: 'ROLE_USER', task_id: taskId, context_id: contextId };
     const record: TaskRecord = {
-      task: { id: taskId, context_id: contextId, status: { state: 'SUBMITTED', timestamp: rfc3339(now) }, history: [userMessage] },
+      task: {
+        id: taskId,
+        context_id: contextId,
+        status: { state: 'SUBMITTED', timestamp: rfc3339(now) },
+        history: [userMessage],
+      },
       sessionId: ctx.sessionId,
       instanceId: ctx.instanceId,
       createdAt: now,
@@ -141,7 +146,11 @@ export class TaskService {
     ctx: TaskContext,
     taskId: string,
     state: TaskState,
-    extra: { statusText?: string; artifact?: { text: string; truncated: boolean }; metadata?: Record<string, unknown> } = {},
+    extra: {
+      statusText?: string;
+      artifact?: { text: string; truncated: boolean };
+      metadata?: Record<string, unknown>;
+    } = {},
   ): Promise<Task> {
     for (;;) {
       const rec = await this.store.get(taskId);
@@ -153,7 +162,13 @@ export class TaskService {
         ? {
             state,
             timestamp,
-            message: { message_id: newId(), role: 'ROLE_AGENT', task_id: taskId, context_id: rec.task.context_id, parts: [{ text: extra.statusText }] },
+            message: {
+              message_id: newId(),
+              role: 'ROLE_AGENT',
+              task_id: taskId,
+              context_id: rec.task.context_id,
+              parts: [{ text: extra.statusText }],
+            },
           }
         : { state, timestamp };
       const task: Task = { ...rec.task, status };

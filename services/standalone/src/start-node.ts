@@ -24,7 +24,10 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   const log = new MemoryFrameLog();
   const registry = new MemorySessionRegistry();
   const tokens = new MemoryTokenStore();
-  const tasks = new TaskService(new MemoryTaskStore(), new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes));
+  const tasks = new TaskService(
+    new MemoryTaskStore(),
+    new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes),
+  );
 
   const adminToken = config.adminToken ?? generateToken();
   await tokens.insert({

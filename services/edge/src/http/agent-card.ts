@@ -9,7 +9,11 @@ import {
 import type { Config } from '@pty-ws/config';
 
 /** The AgentCard of one instance (binding §10, extension params). */
-export function agentCard(config: Config, instanceId: string, origin: { http: string; ws: string }): Record<string, unknown> {
+export function agentCard(
+  config: Config,
+  instanceId: string,
+  origin: { http: string; ws: string },
+): Record<string, unknown> {
   return {
     protocol_version: '1.0',
     name: `pty-ws ${instanceId}`,
@@ -52,7 +56,13 @@ export function agentCard(config: Config, instanceId: string, origin: { http: st
           "connection's session (binding §4.4 deviation); PushNotificationConfig operations answer UNSUPPORTED_OPERATION.",
       },
     ],
-    security_schemes: { bearer: { type: 'http', scheme: 'bearer', description: 'pty-ws token with pty:observe, pty:control or pty:admin scope' } },
+    security_schemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'pty-ws token with pty:observe, pty:control or pty:admin scope',
+      },
+    },
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     security: config.authEnabled ? [{ bearer: [] }] : [],
     default_input_modes: ['text/plain'],

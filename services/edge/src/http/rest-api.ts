@@ -34,7 +34,13 @@ type Handler = (r: Responder, req: Req, principal: Principal) => Promise<unknown
 function snapshotRequest(req: HttpRequest, paramCount: number): Req {
   const params: string[] = [];
   for (let i = 0; i < paramCount; i++) params.push(decodeURIComponent(req.getParameter(i) ?? ''));
-  return { method: req.getMethod(), url: req.getUrl(), host: req.getHeader('host'), authorization: req.getHeader('authorization'), params };
+  return {
+    method: req.getMethod(),
+    url: req.getUrl(),
+    host: req.getHeader('host'),
+    authorization: req.getHeader('authorization'),
+    params,
+  };
 }
 
 function fieldError(field: string, expected: string): BindingError {
@@ -58,15 +64,29 @@ function optString(b: Record<string, unknown>, k: string, max = 4096): string | 
 function optInt(b: Record<string, unknown>, k: string, min: number, max: number): number | undefined {
   const v = b[k];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw fieldError(k, `an integer in ${min}..${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw fieldError(k, `an integer in ${min}..${max}`);
   return v;
 }
 
-const SESSION_FIELDS = new Set(['argv', 'command', 'cwd', 'env', 'cols', 'rows', 'session_backend', 'backend', 'session_class', 'session_id', 'agent_id']);
+const SESSION_FIELDS = new Set([
+  'argv',
+  'command',
+  'cwd',
+  'env',
+  'cols',
+  'rows',
+  'session_backend',
+  'backend',
+  'session_class',
+  'session_id',
+  'agent_id',
+]);
 const TOKEN_FIELDS = new Set(['scopes', 'instance_id', 'session_id', 'ttl_seconds', 'label']);
 
 function rejectUnknown(b: Record<string, unknown>, allowed: Set<string>): void {
-  for (const k of Object.keys(b)) if (!allowed.has(k)) throw new BindingError('INVALID_REQUEST', `unknown field '${k}'`);
+  for (const k of Object.keys(b))
+    if (!allowed.has(k)) throw new BindingError('INVALID_REQUEST', `unknown field '${k}'`);
 }
 
 /** The admin REST API (sessions, tokens), the AgentCard and health endpoints. */
@@ -112,7 +132,11 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
       exit_code: rec.exitCode ?? null,
       closed_reason: rec.closedReason ?? null,
       attach_url: `${origin(host).ws}/agents/${rec.instanceId}/sessions/${rec.sessionId}/attach`,
-      replay: { first_sequence: bounds.firstSeq, last_sequence: bounds.lastSeq, hot_window_misses: deps.hotMisses(rec.sessionId) },
+      replay: {
+        first_sequence: bounds.firstSeq,
+        last_sequence: bounds.lastSeq,
+        hot_window_misses: deps.hotMisses(rec.sessionId),
+      },
     };
   };
 
@@ -120,14 +144,22 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     const b = asObject(await readJson(r, BODY_LIMIT));
     rejectUnknown(b, SESSION_FIELDS);
     const argv = b['argv'];
-    if (argv !== undefined && (!Array.isArray(argv) || argv.some((a) => typeof a !== 'string'))) throw fieldError('argv', 'an array of strings');
+    if (argv !== undefined && (!Array.isArray(argv) || argv.some((a) => typeof a !== 'string')))
+      throw fieldError('argv', 'an array of strings');
     const env = b['env'];
-    if (env !== undefined && (env === null || typeof env !== 'object' || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string'))) {
+    if (
+      env !== undefined &&
+      (env === null ||
+        typeof env !== 'object' ||
+        Array.isArray(env) ||
+        Object.values(env).some((v) => typeof v !== 'string'))
+    ) {
       throw fieldError('env', 'an object of string values');
     }
     const cols = optInt(b, 'cols', 1, 100000);
     const rows = optInt(b, 'rows', 1, 100000);
-    if ((cols === undefined) !== (rows === undefined)) throw new BindingError('INVALID_REQUEST', "give both 'cols' and 'rows' or neither");
+    if ((cols === undefined) !== (rows === undefined))
+      throw new BindingError('INVALID_REQUEST', "give both 'cols' and 'rows' or neither");
     const backend = optString(b, 'session_backend') ?? optString(b, 'backend');
     const sessionClass = optString(b, 'session_class');
     const command = optString(b, 'command', 65536);
@@ -155,7 +187,8 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
 
   const findSession = async (id: string): Promise<SessionRecord> => {
     const rec = await deps.registry.get(id);
-    if (!rec || rec.instanceId !== config.instanceId) throw new BindingError('INVALID_REQUEST', `session '${id}' not found`);
+    if (!rec || rec.instanceId !== config.instanceId)
+      throw new BindingError('INVALID_REQUEST', `session '${id}' not found`);
     return rec;
   };
   const notFound = (err: unknown, r: Responder) => {
@@ -205,7 +238,8 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
       throw fieldError('scopes', `a non-empty array of ${SCOPES.join(', ')}`);
     }
     const instanceId = optString(b, 'instance_id', 128) ?? config.instanceId;
-    if (instanceId !== config.instanceId) throw new BindingError('INVALID_REQUEST', `instance '${instanceId}' is not served here`);
+    if (instanceId !== config.instanceId)
+      throw new BindingError('INVALID_REQUEST', `instance '${instanceId}' is not served here`);
     const sessionId = optString(b, 'session_id', 128);
     if (sessionId !== undefined && !(await deps.registry.get(sessionId))) {
       throw new BindingError('INVALID_REQUEST', `session '${sessionId}' not found`);
@@ -249,7 +283,9 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     const instance = decodeURIComponent(req.getParameter(0) ?? '');
     const host = req.getHeader('host');
     if (instance !== config.instanceId) {
-      return sendJson(r, 404, { error: new BindingError('INVALID_REQUEST', `instance '${instance}' not found`).toPayload() });
+      return sendJson(r, 404, {
+        error: new BindingError('INVALID_REQUEST', `instance '${instance}' not found`).toPayload(),
+      });
     }
     sendJson(r, 200, agentCard(config, instance, origin(host)));
   });

@@ -92,7 +92,13 @@ export class AttachHandler {
       payload_mode: { binary: conn.binary, binary_subprotocol: SUBPROTOCOL_BINARY, json_subprotocol: SUBPROTOCOL_JSON },
     });
     this.deps.logger.info(
-      { session_id: conn.sessionId, client_id: conn.clientId, principal: conn.principal.id, remote: conn.remoteAddress, binary: conn.binary },
+      {
+        session_id: conn.sessionId,
+        client_id: conn.clientId,
+        principal: conn.principal.id,
+        remote: conn.remoteAddress,
+        binary: conn.binary,
+      },
       'attach',
     );
   }
@@ -174,7 +180,11 @@ export class AttachHandler {
         this.requireControl(conn, 'start tasks');
         return this.sendStreamingMessage(conn, f);
       case 'GetTask': {
-        const task = await this.deps.control.getTask(conn.sessionId, String(p['task_id']), p['history_length'] as number | undefined);
+        const task = await this.deps.control.getTask(
+          conn.sessionId,
+          String(p['task_id']),
+          p['history_length'] as number | undefined,
+        );
         return this.reply(conn, f, 'GetTask.Response', { task });
       }
       case 'ListTasks': {
@@ -185,7 +195,10 @@ export class AttachHandler {
           ...(filter.state ? { state: filter.state } : {}),
           ...(filter.context_id ? { contextId: filter.context_id } : {}),
         });
-        return this.reply(conn, f, 'ListTasks.Response', { tasks: page.tasks, next_page_token: page.nextPageToken ?? null });
+        return this.reply(conn, f, 'ListTasks.Response', {
+          tasks: page.tasks,
+          next_page_token: page.nextPageToken ?? null,
+        });
       }
       case 'CancelTask': {
         this.requireControl(conn, 'cancel tasks');
@@ -238,7 +251,8 @@ export class AttachHandler {
 
   /** pty:observe grants task reads only (binding §7.2); starting or cancelling needs pty:control. */
   private requireControl(conn: Conn, what: string): void {
-    if (!canControl(conn.principal)) throw new BindingError('PERMISSION_DENIED', `the principal lacks pty:control and cannot ${what}`);
+    if (!canControl(conn.principal))
+      throw new BindingError('PERMISSION_DENIED', `the principal lacks pty:control and cannot ${what}`);
   }
 
   // ---- PTY verbs --------------------------------------------------------------------------------
@@ -247,7 +261,8 @@ export class AttachHandler {
     if (conn.attached) throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
     const p = f.payload as JoinSessionPayload;
     this.checkSessionHost(p);
-    const size = p.terminal_size ?? (p.cols !== undefined && p.rows !== undefined ? { cols: p.cols, rows: p.rows } : undefined);
+    const size =
+      p.terminal_size ?? (p.cols !== undefined && p.rows !== undefined ? { cols: p.cols, rows: p.rows } : undefined);
     if (size) checkSize(size.cols, size.rows);
     const requestedRole: PtyRole = p.role ?? (canControl(conn.principal) ? 'controller' : 'observer');
     const hub = this.hub(conn);
@@ -327,12 +342,18 @@ export class AttachHandler {
     try {
       checkSize(cols, rows);
     } catch (err) {
-      this.deps.logger.info({ session_id: conn.sessionId, client_id: conn.clientId, cols, rows }, 'pty_resize rejected');
+      this.deps.logger.info(
+        { session_id: conn.sessionId, client_id: conn.clientId, cols, rows },
+        'pty_resize rejected',
+      );
       throw err;
     }
     try {
       await this.deps.control.resize(conn.sessionId, conn.clientId, { cols, rows });
-      this.deps.logger.info({ session_id: conn.sessionId, client_id: conn.clientId, cols, rows, request_id: requestId }, 'pty_resize accepted');
+      this.deps.logger.info(
+        { session_id: conn.sessionId, client_id: conn.clientId, cols, rows, request_id: requestId },
+        'pty_resize accepted',
+      );
     } catch (err) {
       if (isPtyFailure(err)) return this.sendPtyError(conn, err.code, err.message);
       throw err;
@@ -380,10 +401,17 @@ export class AttachHandler {
       });
     }
     const cls = p.session_class;
-    if (cls !== undefined && (!host.supported_classes.includes(cls) || ((backend ?? 'native') === 'native' && cls !== 'direct'))) {
-      throw new BindingError('INVALID_REQUEST', `session_class.not_implemented: '${cls}' is not supported with this backend`, {
-        reason: 'session_class.not_implemented',
-      });
+    if (
+      cls !== undefined &&
+      (!host.supported_classes.includes(cls) || ((backend ?? 'native') === 'native' && cls !== 'direct'))
+    ) {
+      throw new BindingError(
+        'INVALID_REQUEST',
+        `session_class.not_implemented: '${cls}' is not supported with this backend`,
+        {
+          reason: 'session_class.not_implemented',
+        },
+      );
     }
   }
 
@@ -426,10 +454,14 @@ export class AttachHandler {
     if (replayFrom !== undefined) {
       const bounds = await this.deps.log.bounds(conn.sessionId);
       if (!replayInRange(replayFrom, bounds)) {
-        throw new BindingError('REPLAY_OUT_OF_RANGE', `replay_from ${replayFrom} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`, {
-          first_retained_sequence: bounds.firstSeq,
-          last_sequence: bounds.lastSeq,
-        });
+        throw new BindingError(
+          'REPLAY_OUT_OF_RANGE',
+          `replay_from ${replayFrom} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`,
+          {
+            first_retained_sequence: bounds.firstSeq,
+            last_sequence: bounds.lastSeq,
+          },
+        );
       }
     }
     hub.goOffline(conn);
@@ -440,7 +472,10 @@ export class AttachHandler {
         // Updates older than this socket's position cannot be resent without breaking the
         // sequence order: one unlogged snapshot of the task's state stands in for them.
         const final = ['COMPLETED', 'FAILED', 'CANCELED', 'REJECTED', 'INPUT_REQUIRED'].includes(task.status.state);
-        this.sendDirect(conn, 'TaskStatusUpdate', { task, delta: { task_id: task.id, context_id: task.context_id, status: task.status, final } });
+        this.sendDirect(conn, 'TaskStatusUpdate', {
+          task,
+          delta: { task_id: task.id, context_id: task.context_id, status: task.status, final },
+        });
       }
       await this.sendLogRange(conn, Math.max(replayFrom, conn.position), hub.head);
     } else {
@@ -545,7 +580,13 @@ export class AttachHandler {
     this.sendDirect(conn, 'pty.session_frame', { kind: 'Error', code, message });
   }
 
-  sendError(conn: Conn, code: BindingErrorCode, message: string, requestId?: string, data?: Record<string, unknown>): void {
+  sendError(
+    conn: Conn,
+    code: BindingErrorCode,
+    message: string,
+    requestId?: string,
+    data?: Record<string, unknown>,
+  ): void {
     this.sendDirect(conn, 'Error', errorPayload(code, message, data), requestId ?? newId());
   }
 
@@ -567,7 +608,11 @@ export class AttachHandler {
   async resumeLagged(conn: Conn): Promise<void> {
     const hub = this.deps.hubs.get(conn.sessionId);
     if (!hub || !hub.drained(conn)) return;
-    this.sendPtyError(conn, 'PTY_OUTPUT_LAGGED', 'output was skipped because this connection fell behind; a Keyframe follows');
+    this.sendPtyError(
+      conn,
+      'PTY_OUTPUT_LAGGED',
+      'output was skipped because this connection fell behind; a Keyframe follows',
+    );
     try {
       this.sendKeyframe(conn, await this.deps.control.keyframe(conn.sessionId));
     } catch {

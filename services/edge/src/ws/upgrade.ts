@@ -1,9 +1,4 @@
-import {
-  BEARER_SUBPROTOCOL_PREFIX,
-  SUBPROTOCOL_BINARY,
-  SUBPROTOCOL_JSON,
-  newId,
-} from '@pty-ws/protocol';
+import { BEARER_SUBPROTOCOL_PREFIX, SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON, newId } from '@pty-ws/protocol';
 import type { SessionRegistry } from '@pty-ws/ports';
 import { AuthError, bearerFromHeader, canObserve, type Authenticator, type Principal } from '../auth';
 import { sendError, responder, type Responder } from '../http/respond';
@@ -42,7 +37,11 @@ export function negotiateSubprotocol(header: string, allowAbsent: boolean): Nego
   const chosen = pty[0];
   if (!chosen) {
     if (offered.length === 0 || (offered.length === 1 && bearer !== undefined && allowAbsent)) {
-      return allowAbsent ? (bearer !== undefined ? { subprotocol: '', binary: false, bearer } : { subprotocol: '', binary: false }) : null;
+      return allowAbsent
+        ? bearer !== undefined
+          ? { subprotocol: '', binary: false, bearer }
+          : { subprotocol: '', binary: false }
+        : null;
     }
     return null;
   }
@@ -93,10 +92,21 @@ export function upgradeHandler(deps: UpgradeDeps) {
 
 async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, context: unknown): Promise<void> {
   const m = ATTACH_PATH.exec(u.url);
-  if (!m) return sendError(r, 'INVALID_REQUEST', 'not an attach URL: use /agents/{instance_id}/sessions/{session_id}/attach', 404);
+  if (!m)
+    return sendError(
+      r,
+      'INVALID_REQUEST',
+      'not an attach URL: use /agents/{instance_id}/sessions/{session_id}/attach',
+      404,
+    );
   if (TOKEN_QUERY.test(u.query)) {
     deps.onAuthFailure?.('token_in_url');
-    return sendError(r, 'UNAUTHENTICATED', 'tokens are not accepted in the URL query string; use the Authorization header or the bearer.<token> subprotocol', 401);
+    return sendError(
+      r,
+      'UNAUTHENTICATED',
+      'tokens are not accepted in the URL query string; use the Authorization header or the bearer.<token> subprotocol',
+      401,
+    );
   }
   const instanceId = decodeURIComponent(m[1]!);
   const sessionId = decodeURIComponent(m[2]!);
