@@ -1,35 +1,76 @@
+import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import * as pty from 'node-pty';
 import type { PtyExit, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 
-/** How long a drained-but-silent tty may stay open after exit before it is destroyed anyway. */
+/** After exit, the tty counts as drained once it has been silent this long. */
+const DRAIN_QUIET_MS = 50;
+/** Upper bound on waiting for a tty that keeps producing output after its process exited. */
 const DRAIN_SAFETY_MS = 5000;
 
 interface TtySocketInternals {
+  ptsName?: string;
   _socket?: { destroy: (...args: unknown[]) => unknown };
   _boundClose?: boolean;
 }
 
 /**
- * node-pty destroys the tty socket 200 ms after the child exits, even when output is still
- * queued in the kernel; on this machine that lost 3–10 KB of the last output. We defer that
- * destroy until the tty reports EIO (everything read) or a long safety timeout, so `onExit` —
- * which node-pty fires on socket close — comes after the last byte.
+ * Makes `onExit` come after the last byte of output. Two things lost the tail here (3–15 KB of
+ * `seq 1 60000`): the kernel hangs the master up as soon as the last slave fd closes, discarding
+ * unread output, and node-pty force-destroys the tty socket 200 ms after exit. So the agent holds
+ * its own slave fd open (the master then never sees the hangup), and when node-pty asks for the
+ * destroy we wait until the tty has been quiet for DRAIN_QUIET_MS, then close our slave fd and let
+ * the destroy — and with it node-pty's exit event — proceed.
  */
-function deferForcedDestroy(term: pty.IPty): void {
+function drainBeforeExit(term: pty.IPty, lastDataAt: () => number): void {
   const internals = term as unknown as TtySocketInternals;
   const socket = internals._socket;
   if (!socket || typeof socket.destroy !== 'function') return;
+  let slaveFd: number | undefined;
+  try {
+    const ptsName = internals.ptsName;
+    slaveFd = ptsName ? openSync(ptsName, fsConstants.O_RDWR | fsConstants.O_NOCTTY) : undefined;
+  } catch {
+    slaveFd = undefined; // still correct, only without the hangup protection
+  }
+  const releaseSlave = () => {
+    if (slaveFd === undefined) return;
+    try {
+      closeSync(slaveFd);
+    } catch {
+      /* already closed */
+    }
+    slaveFd = undefined;
+  };
   const destroyNow = socket.destroy.bind(socket);
   socket.destroy = (...args: unknown[]) => {
-    if (!internals._boundClose) return destroyNow(...args);
-    setTimeout(() => destroyNow(...args), DRAIN_SAFETY_MS).unref();
+    if (!internals._boundClose) {
+      releaseSlave();
+      return destroyNow(...args);
+    }
+    const deadline = Date.now() + DRAIN_SAFETY_MS;
+    const check = () => {
+      const now = Date.now();
+      if (now - lastDataAt() >= DRAIN_QUIET_MS || now >= deadline) {
+        releaseSlave();
+        destroyNow(...args);
+      } else {
+        setTimeout(check, DRAIN_QUIET_MS).unref();
+      }
+    };
+    check();
     return socket;
   };
 }
 
 class NodePtyProcess implements PtyProcess {
-  constructor(private readonly term: pty.IPty) {}
+  lastDataAt = Date.now();
+
+  constructor(private readonly term: pty.IPty) {
+    term.onData(() => {
+      this.lastDataAt = Date.now();
+    });
+  }
   get pid(): number {
     return this.term.pid;
   }
@@ -66,7 +107,8 @@ export class NodePtyHost implements PtyHost {
       env: spec.env,
       encoding: null,
     });
-    deferForcedDestroy(term);
-    return new NodePtyProcess(term);
+    const proc = new NodePtyProcess(term);
+    drainBeforeExit(term, () => proc.lastDataAt);
+    return proc;
   }
 }
