@@ -72,6 +72,33 @@ describe('authentication and scopes', () => {
     });
   });
 
+  it('a token minted for another instance does not open this instance', async () => {
+    const res = await http(ctx().server, 'POST', '/api/v1/tokens', {
+      json: { scopes: ['pty:control'], instance_id: 'some-other-instance', label: 'elsewhere' },
+    });
+    if (res.status === 201 || res.status === 200) {
+      const token = (res.body as { token: string }).token;
+      expect([401, 403]).toContain((await tryUpgrade(url(), { token })).status);
+    } else {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    }
+  });
+
+  it('input before joining (no role yet) is refused and not written', async () => {
+    const watcher = await ctx().attach(sessionId);
+    await joinSession(watcher, { role: 'observer' });
+    const c = await ctx().attach(sessionId, { token: controlToken });
+    const m = marker('unjoined');
+    const from = watcher.mark();
+    const id = c.input(m.cmd);
+    const r = await c.waitFor(is.reply(id), 3000);
+    expect(jsonOf(r).op).toBe('Error');
+    expect(['PERMISSION_DENIED', 'INVALID_REQUEST']).toContain(payloadOf<{ code: string }>(jsonOf(r)).code);
+    await delay(300);
+    expect(watcher.outputSince(from).toString()).not.toMatch(m.re);
+  });
+
   describe('binding scenario 7: scoped control', () => {
     let controller: TestClient;
 

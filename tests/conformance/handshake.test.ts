@@ -12,7 +12,7 @@ import {
   newId,
   type BindingHelloPayload,
 } from '@pty-ws/protocol';
-import { is, joinSession, tryUpgrade } from '@pty-ws/testkit';
+import { is, joinSession, tryUpgrade, type Received } from '@pty-ws/testkit';
 import { jsonOf, shell, useServer } from './support';
 
 describe('handshake', () => {
@@ -42,6 +42,13 @@ describe('handshake', () => {
     await joinSession(c, {});
     await c.request('ping', { client_ts: new Date().toISOString() });
     expect(c.frames.filter(is.op('binding_hello'))).toHaveLength(1);
+  });
+
+  it('binding_hello comes first even when the client sends a frame at once (§5.1)', async () => {
+    const c = await ctx().connect(sessionId);
+    const id = c.send('ping', { client_ts: new Date().toISOString() });
+    await c.waitFor(is.reply(id), 3000);
+    expect(jsonOf(c.frames[0] as Received).op).toBe('binding_hello');
   });
 
   it('binding_hello carries session_host (§5.1.1) and payload_mode for a JSON connection', async () => {

@@ -22,7 +22,7 @@ const GOODBYE_REASONS = ['server_shutdown', 'session_closed', 'principal_revoked
 
 /** Waits for Closed → binding_goodbye → close 1000 on one connection; returns the Closed payload. */
 async function expectClosedLifecycle(c: TestClient): Promise<Closed> {
-  const closedFrame = await c.waitFor(is.kind('Closed'), 5000);
+  const closedFrame = await c.waitFor(is.kind('Closed'), 8000);
   const goodbye = await c.waitFor(is.op('binding_goodbye'), 3000);
   expect(c.frames.indexOf(goodbye)).toBeGreaterThan(c.frames.indexOf(closedFrame));
   expect(GOODBYE_REASONS).toContain(payloadOf<{ reason: string }>(jsonOf(goodbye)).reason);
@@ -109,6 +109,12 @@ describe('resize and close lifecycle', () => {
     const from = c.mark();
     c.input('stty size\n');
     await c.collectOutput(/31 101/, 3000, from);
+    // A later controller's geometry does not resize the session.
+    const second = await ctx().attach(s);
+    const f2 = await joinSession(second, { role: 'controller', cols: 50, rows: 10 });
+    expect([f2.keyframe.snapshot_cols, f2.keyframe.snapshot_rows]).toEqual([101, 31]);
+    await delay(200);
+    expect(c.frames.slice(from).filter(is.kind('Resize'))).toHaveLength(0);
   });
 
   it('extension scenario 10: process exits → Closed with the exit code, then binding_goodbye on each connection', async () => {
@@ -124,6 +130,26 @@ describe('resize and close lifecycle', () => {
     for (const c of closed) expect(c).toMatchObject({ kind: 'Closed', exit_code: 7, reason: 'normal' });
     const seqs = [ctl, obs, bin].map((c) => seqOf(c.frames.find(is.kind('Closed')) as Received));
     expect(new Set(seqs).size).toBe(1);
+  });
+
+  it('Closed follows the process exit promptly (< 2 s), also while other sessions run', async () => {
+    const clients = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const s = (await ctx().createSession(shell())).session_id;
+        const c = await ctx().attach(s);
+        await joinSession(c, { role: 'controller' });
+        return c;
+      }),
+    );
+    const started = Date.now();
+    for (const c of clients) c.input('exit 5\n');
+    const latencies = await Promise.all(
+      clients.map(async (c) => {
+        await c.waitFor(is.kind('Closed'), 8000);
+        return Date.now() - started;
+      }),
+    );
+    expect(Math.max(...latencies)).toBeLessThan(2000);
   });
 
   it('a process that exits on its own reports its exit code', async () => {

@@ -1,5 +1,5 @@
 /** Ordering across clients (binding §8.1, scenario 12; spec README interpretations 1 and 6). */
-import { SUBPROTOCOL_BINARY } from '@pty-ws/protocol';
+import { SUBPROTOCOL_BINARY, isUuidV7 } from '@pty-ws/protocol';
 import {
   gaps,
   is,
@@ -12,7 +12,7 @@ import {
   type Received,
   type TestClient,
 } from '@pty-ws/testkit';
-import { marker, shell, useServer, userMessage } from './support';
+import { jsonOf, marker, shell, useServer, userMessage } from './support';
 
 /** What a log frame says, independent of JSON/binary encoding. */
 function content(r: Received): string {
@@ -78,6 +78,16 @@ describe('ordering', () => {
     // Exactly one Resize among them, seen by everyone at the same number.
     const resizes = o.frames.filter(is.kind('Resize'));
     expect(resizes).toHaveLength(1);
+    // Envelope (§3): UUIDv7 ids, RFC 3339 ts; server-initiated frames get fresh ids.
+    for (const c of all) {
+      const json = c.frames.filter((r) => r.type === 'json').map(jsonOf);
+      for (const f of json) {
+        expect(isUuidV7(f.id)).toBe(true);
+        expect(Number.isNaN(Date.parse(f.ts))).toBe(false);
+      }
+      const logged = json.filter((f) => f.op === 'pty.session_frame').map((f) => f.id);
+      expect(new Set(logged).size).toBe(logged.length);
+    }
   });
 
   it('interpretation 1: replies, errors and pongs carry the last log sequence written to the connection (never decreasing)', async () => {

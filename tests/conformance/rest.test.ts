@@ -163,6 +163,14 @@ describe('REST control plane', () => {
     );
   });
 
+  it('a minted pty:admin token may use the REST API', async () => {
+    const admin = await ctx().mintToken({ scopes: ['pty:admin'], label: 'second admin' });
+    expect((await http(ctx().server, 'GET', '/api/v1/sessions', { token: admin.token })).status).toBe(200);
+    expect((await http(ctx().server, 'POST', '/api/v1/sessions', { token: admin.token, json: shell() })).status).toBe(
+      201,
+    );
+  });
+
   it('tokens: POST shows the token once, GET never shows it, DELETE revokes it', async () => {
     const s = await ctx().createSession(shell());
     const res = await http(ctx().server, 'POST', '/api/v1/tokens', {

@@ -187,6 +187,9 @@ describe('roles and membership', () => {
     const gone = membershipOf(await nextMembership(a, aFrom));
     expect(gone.observers).toEqual([]);
     expect(ids(gone.controllers)).toEqual([fa.clientId]);
+    // RoleAssigned goes only to the connection concerned.
+    const roles = a.frames.map((r) => sessionFrameOf(r, 'RoleAssigned')).filter((x) => x !== undefined);
+    expect(roles.map((r) => r.client_id)).toEqual([fa.clientId]);
   });
 
   it('extension scenario 5: mid-session join — RoleAssigned, MembershipChanged, Keyframe (anchor ≥ 0), then live frames', async () => {

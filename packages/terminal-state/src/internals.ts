@@ -20,7 +20,7 @@ export interface BufferCoreState {
   /** Inclusive DECSTBM margins, 0-based. */
   readonly scrollTop: number;
   readonly scrollBottom: number;
-  /** DECSC (ESC 7 / CSI s / DECSET 1049) saved cursor and pen. */
+  /** DECSC (ESC 7 / CSI s / DECSET 1049) saved cursor, pen and charset; x < cols, y < rows. */
   readonly savedX: number;
   readonly savedY: number;
   readonly savedPen: AttributeSource;
@@ -70,17 +70,17 @@ function attrs(owner: unknown, name: string, path: string): AttributeSource {
   return v as AttributeSource;
 }
 
-function readBuffer(buffer: unknown, path: string): BufferCoreState {
+function readBuffer(buffer: unknown, path: string, cols: number, rows: number): BufferCoreState {
   const ybase = num(buffer, 'ybase', path);
   return {
     cursorX: num(buffer, 'x', path),
     cursorY: num(buffer, 'y', path),
     scrollTop: num(buffer, 'scrollTop', path),
     scrollBottom: num(buffer, 'scrollBottom', path),
-    savedX: num(buffer, 'savedX', path),
-    // savedY is absolute (ybase + y) and the keyframe only knows the screen. A saved row that has
-    // scrolled off the top is restored (ESC 8 / DECRST 1049) to row 0 by xterm.js, so clamp like it.
-    savedY: Math.max(num(buffer, 'savedY', path) - ybase, 0),
+    // The slot as ESC 8 / DECRST 1049 would restore it: xterm.js stores savedY absolute (ybase + y)
+    // and keeps stale values across scrolling and resizes, then clamps to the screen on restore.
+    savedX: Math.min(Math.max(num(buffer, 'savedX', path), 0), cols - 1),
+    savedY: Math.min(Math.max(num(buffer, 'savedY', path) - ybase, 0), rows - 1),
     savedPen: attrs(buffer, 'savedCurAttrData', path),
     savedCharset: charsetTable(field(buffer, 'savedCharset', path)),
   };
@@ -107,8 +107,8 @@ export function readCoreState(term: Terminal): CoreState {
   const blink = (decPrivateModes as Obj)['cursorBlink'];
   return {
     pen: attrs(inputHandler, '_curAttrData', '_inputHandler'),
-    normal: readBuffer(field(buffers, 'normal', 'buffers'), 'buffers.normal'),
-    alt: readBuffer(field(buffers, 'alt', 'buffers'), 'buffers.alt'),
+    normal: readBuffer(field(buffers, 'normal', 'buffers'), 'buffers.normal', term.cols, term.rows),
+    alt: readBuffer(field(buffers, 'alt', 'buffers'), 'buffers.alt', term.cols, term.rows),
     cursorHidden: field(coreService, 'isCursorHidden', 'coreService') === true,
     mouseEncoding: typeof encoding === 'string' ? encoding : 'DEFAULT',
     cursorShape: optionalShape((decPrivateModes as Obj)['cursorStyle']),

@@ -54,6 +54,12 @@ function paintRow(line: IBufferLine, cols: number): string {
         run++;
       out += `\x1b[${run}X` + (x + run < end ? `\x1b[${run}C` : '');
       x += run;
+    } else if (cell.getWidth() === 2 && x + 1 >= cols) {
+      // A wide character cut in half by a narrowing resize of the alternate buffer (xterm.js does
+      // not reflow it): printing it would wrap into the next row, so the column stays blank.
+      out += '\x1b[0m\x1b[X';
+      pen = '\x1b[0m';
+      x += 1;
     } else {
       out += cell.getChars();
       x += Math.max(cell.getWidth(), 1);
@@ -68,7 +74,7 @@ function repaintLastColumn(line: IBufferLine, y: number, cols: number): string {
   const x = last !== undefined && last.getWidth() === 0 ? cols - 2 : cols - 1;
   const cell = line.getCell(x);
   if (cell === undefined) return '';
-  if (cell.getChars() === '') return cup(y, x) + backgroundSgr(cell) + '\x1b[X';
+  if (cell.getChars() === '' || x + cell.getWidth() > cols) return cup(y, x) + backgroundSgr(cell) + '\x1b[X';
   return cup(y, x) + absoluteSgr(cell) + cell.getChars();
 }
 
@@ -93,7 +99,8 @@ export function paintScreen(buffer: IBuffer, cols: number, rows: number): string
       out += cup(y - 1, cols - 1) + '\x1b[0m  ' + repaintLastColumn(above, y - 1, cols);
     }
     const row = paintRow(line, cols);
-    if (row !== '' || line.isWrapped) out += cup(y, 0) + (row === '' ? '\x1b[X' : row);
+    // An empty wrapped row still needs the space printed by the wrap above erased.
+    if (row !== '' || line.isWrapped) out += cup(y, 0) + (row === '' ? '\x1b[0m\x1b[X' : row);
   }
   return out;
 }

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { TerminalState } from '@pty-ws/terminal-state';
-import { continueBoth, diffTerminals, hasKnownLimitation, referenceTerminal, restore, utf8 } from './screen';
+import {
+  continueBoth,
+  diffTerminals,
+  hasKnownLimitation,
+  newTerminal,
+  referenceTerminal,
+  restore,
+  utf8,
+  writeAsync,
+} from './screen';
 import { outputChunk, session } from './randomStreams';
 
 const COLS = 24;
@@ -23,6 +32,42 @@ describe('keyframes of random output streams', () => {
         expect(diffTerminals(expected, actual)).toEqual([]);
       }),
       // Fixed seed: CI must be reproducible. Change it (or drop it) locally to explore further.
+      { numRuns: 800 },
+    );
+  }, 900_000);
+
+  it('stay exact when resizes are interleaved with the output', async () => {
+    // The reference must reflow like the emulator inside TerminalState: same scrollback.
+    const scrollback = 100;
+    const step = fc.oneof(
+      { weight: 3, arbitrary: outputChunk.map((data) => ({ data })) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ cols: fc.integer({ min: 8, max: 30 }), rows: fc.integer({ min: 3, max: 12 }) }),
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), outputChunk, async (steps, continuation) => {
+        const state = new TerminalState({ cols: COLS, rows: ROWS, scrollback });
+        const expected = newTerminal(COLS, ROWS, scrollback);
+        for (const s of steps) {
+          if ('data' in s) {
+            state.write(utf8(s.data));
+            await writeAsync(expected, s.data);
+          } else {
+            state.resize(s.cols, s.rows);
+            expected.resize(s.cols, s.rows);
+          }
+        }
+        const snap = await state.snapshot();
+        state.dispose();
+        expect([snap.cols, snap.rows]).toEqual([expected.cols, expected.rows]);
+        fc.pre(!hasKnownLimitation(expected));
+        const actual = await restore(snap);
+        expect(diffTerminals(expected, actual)).toEqual([]);
+        await continueBoth(expected, actual, continuation);
+        expect(diffTerminals(expected, actual)).toEqual([]);
+      }),
       { numRuns: 800 },
     );
   }, 900_000);

@@ -6,7 +6,7 @@ import { Terminal, type IBufferCell } from '@xterm/headless';
 import type { ScreenSnapshot } from '@pty-ws/terminal-state';
 import { readCoreState, type BufferCoreState } from '../src/internals';
 import { absoluteSgr } from '../src/sgr';
-import { charsetSequence, designate } from '../src/charsets';
+import { charsetSequence, designate, sameCharset } from '../src/charsets';
 import { guardParser } from '../src/parserGuard';
 import { installEraseAboveFix } from '../src/eraseAboveFix';
 
@@ -179,29 +179,85 @@ export async function continueBoth(a: Terminal, b: Terminal, data: string): Prom
   await writeAsync(b, data);
 }
 
-/** A wide character whose second cell is not its placeholder: xterm.js leaves this when it
- * prints past the last column with autowrap off (DECAWM reset). Not a state printing can rebuild. */
+/**
+ * A wide character without its placeholder cell, or a placeholder without its wide character.
+ * xterm.js leaves these when it prints past the last column with autowrap off (DECAWM reset) and
+ * when a narrowing resize cuts the alternate buffer (which it does not reflow). Printing cannot
+ * rebuild them.
+ */
 function hasBrokenWideChar(term: Terminal): boolean {
   for (const buffer of [term.buffer.normal, term.buffer.alternate]) {
     for (let y = 0; y < term.rows; y++) {
       const line = buffer.getLine(buffer.baseY + y);
       for (let x = 0; line !== undefined && x < term.cols; x++) {
-        if (line.getCell(x)?.getWidth() === 2 && line.getCell(x + 1)?.getWidth() !== 0) return true;
+        const width = line.getCell(x)?.getWidth();
+        const next = x + 1 < term.cols ? line.getCell(x + 1)?.getWidth() : undefined;
+        const previous = x > 0 ? line.getCell(x - 1)?.getWidth() : undefined;
+        if (width === 2 && next !== 0) return true;
+        if (width === 0 && previous !== 2) return true;
+        // After a reflow the placeholder can keep other attributes than its wide character;
+        // printing the character gives both the same pen.
+        if (width === 0 && describeAttributes(line.getCell(x)) !== describeAttributes(line.getCell(x - 1))) return true;
       }
     }
   }
   return false;
 }
 
+function describeAttributes(cell: IBufferCell | undefined): string {
+  return cell === undefined ? '' : absoluteSgr(cell);
+}
+
+/**
+ * A saved-cursor slot left outside the screen by a resize: xterm.js keeps the stale position and
+ * clamps it only when restoring, so later scrolling moves it differently than the clamped value
+ * a keyframe carries.
+ */
+function hasStaleSavedCursor(term: Terminal): boolean {
+  type RawBuffer = { savedX: number; savedY: number; ybase: number };
+  const buffers = (term as unknown as { _core: { buffers: { normal: RawBuffer; alt: RawBuffer } } })._core.buffers;
+  return [buffers.normal, buffers.alt].some(
+    (b) => b.savedX > term.cols - 1 || b.savedY - b.ybase < 0 || b.savedY - b.ybase > term.rows - 1,
+  );
+}
+
+/**
+ * Resize artefacts of xterm.js buffers that no output sequence can recreate: lines longer than
+ * the screen is wide (a narrowing resize does not trim the alternate buffer, and DCH/ICH then
+ * shift cells in from beyond the edge), and an alternate buffer that holds, or can hold, more
+ * lines than rows (it then scrolls like a buffer with scrollback and its saved cursor follows).
+ */
+function hasResizeArtefacts(term: Terminal): boolean {
+  const alt = term.buffer.alternate;
+  const altLines = (term as unknown as { _core: { buffers: { alt: { lines: { maxLength: number } } } } })._core.buffers
+    .alt.lines;
+  if (alt.length > term.rows || altLines.maxLength > term.rows) return true;
+  for (const buffer of [term.buffer.normal, alt]) {
+    for (let y = 0; y < term.rows; y++) if ((buffer.getLine(buffer.baseY + y)?.length ?? 0) > term.cols) return true;
+  }
+  return false;
+}
+
+/** The charset in use differs from the table shifted into GL and the active saved-cursor slot does
+ * not hold it either (e.g. after ESC 8 / DECRST 1049 and a later shift), see charsetPlan. */
+function hasShadowedCharset(term: Terminal): boolean {
+  const core = readCoreState(term);
+  const slot = term.buffer.active.type === 'alternate' ? core.alt : core.normal;
+  return !sameCharset(core.charset, core.charsets[core.glevel]) && !sameCharset(core.charset, slot.savedCharset);
+}
+
 /**
  * States a keyframe knowingly cannot reproduce (documented limitations), which randomized tests
- * skip: a broken wide character (above), and inside the alternate screen (which a keyframe cannot
+ * skip: broken wide characters, stale saved cursors, resize artefacts, a shadowed charset (all
+ * above), and inside the alternate screen (which a keyframe cannot
  * leave without clearing it) a pending wrap (x === cols) whose last cell was erased afterwards —
  * only printing reaches x === cols, and there is nothing to print — or, in origin mode, a cursor
  * outside the margins.
  */
 export function hasKnownLimitation(term: Terminal): boolean {
-  if (hasBrokenWideChar(term)) return true;
+  if (hasBrokenWideChar(term) || hasShadowedCharset(term) || hasStaleSavedCursor(term) || hasResizeArtefacts(term)) {
+    return true;
+  }
   const buffer = term.buffer.active;
   if (buffer.type !== 'alternate') return false;
   const pendingOverBlank = (x: number, y: number): boolean => {

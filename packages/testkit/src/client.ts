@@ -4,7 +4,9 @@
  * conformance suite checks the wire, not a second implementation of it.
  */
 import WebSocket from 'ws';
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import {
   BEARER_SUBPROTOCOL_PREFIX,
   EXTENSION_URI,
@@ -92,17 +94,24 @@ export function tryUpgrade(url: string, opts: ConnectOptions = {}): Promise<Upgr
       resolve({ status: 101, protocolHeader, body: '' });
       ws.terminate();
     });
-    ws.on('unexpected-response', (_req, res: IncomingMessage) => {
+    ws.on('unexpected-response', (req: ClientRequest, res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
+      res.on('end', () => {
+        // With an 'unexpected-response' listener ws leaves the request open: end it ourselves.
+        req.destroy();
+        req.socket?.destroy();
         resolve({
           status: res.statusCode ?? 0,
           protocolHeader: undefined,
           body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-      res.on('error', () => resolve({ status: res.statusCode ?? 0, protocolHeader: undefined, body: '' }));
+        });
+      });
+      res.on('error', () => {
+        req.destroy();
+        req.socket?.destroy();
+        resolve({ status: res.statusCode ?? 0, protocolHeader: undefined, body: '' });
+      });
     });
     ws.on('error', (err: Error) => {
       // An upgrade that succeeded at HTTP level but failed the client's checks (e.g. the server
@@ -151,12 +160,14 @@ export class TestClient {
         client.protocolHeader = Array.isArray(h) ? h.join(', ') : h;
       });
       ws.once('open', () => resolve(client));
-      ws.once('unexpected-response', (_req, res: IncomingMessage) => {
+      ws.once('unexpected-response', (req: ClientRequest, res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          reject(new UpgradeRejected(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers)),
-        );
+        res.on('end', () => {
+          req.destroy();
+          req.socket?.destroy();
+          reject(new UpgradeRejected(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers));
+        });
       });
       ws.once('error', (err: Error) => reject(err));
     });
@@ -364,16 +375,27 @@ export class TestClient {
   /** Waits until the output received since `from` (decoded as UTF-8) matches `re`; returns that text. */
   async collectOutput(re: RegExp, timeoutMs = 3000, from = 0): Promise<string> {
     const deadline = Date.now() + timeoutMs;
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    let scanned = from;
     for (;;) {
-      const text = this.outputSince(from).toString('utf8');
-      if (re.test(text)) return text;
+      // Incremental: only frames that arrived since the last look are decoded.
+      const grew = scanned < this.frames.length;
+      for (; scanned < this.frames.length; scanned++) {
+        const b = outputBytes(this.frames[scanned] as Received);
+        if (b) text += decoder.write(b);
+      }
+      if (grew && re.test(text)) return text;
       const left = deadline - Date.now();
       if (left <= 0 || this.closeInfo) {
+        if (re.test(text)) return text;
         throw new Error(
           `output did not match ${String(re)} within ${timeoutMs} ms; got ${JSON.stringify(text.slice(-400))}`,
         );
       }
       await this.nextWake(Math.min(left, 100));
+      // Under a flood, look at most every 20 ms rather than once per frame.
+      if (this.frames.length - scanned > 0 && text.length > 1 << 20) await new Promise((r) => setTimeout(r, 20));
     }
   }
 
@@ -387,6 +409,19 @@ export class TestClient {
   close(code = 1000): Promise<CloseInfo> {
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(code);
     return this.closed;
+  }
+
+  /** Stops reading from the TCP socket (a slow consumer: the server's send backlog grows). */
+  pauseReading(): void {
+    this.rawSocket()?.pause();
+  }
+
+  resumeReading(): void {
+    this.rawSocket()?.resume();
+  }
+
+  private rawSocket(): Socket | undefined {
+    return (this.ws as unknown as { _socket?: Socket })._socket;
   }
 
   /** Drops the TCP connection without a close handshake. */

@@ -95,8 +95,6 @@ export function isLogFrame(r: Received): boolean {
     case 'MembershipChanged':
     case 'Closed':
       return true;
-    case 'Error':
-      return p.code === 'PTY_OUTPUT_LAGGED';
     default:
       return false;
   }
@@ -104,6 +102,16 @@ export function isLogFrame(r: Received): boolean {
 
 export function isKeyframe(r: Received): boolean {
   return sessionFrameOf(r, 'Keyframe') !== undefined;
+}
+
+/**
+ * Frames that may be either logged (fresh number) or addressed to one connection (the last
+ * number written to it): Keyframes (cadence vs join/request), and `PTY_OUTPUT_LAGGED`, which
+ * interpretation 1 lists as logged while a per-connection skip-forward is naturally addressed
+ * to the lagging connection only.
+ */
+export function isEitherLogOrConnectionFrame(r: Received): boolean {
+  return isKeyframe(r) || sessionFrameOf(r, 'Error')?.code === 'PTY_OUTPUT_LAGGED';
 }
 
 // ---- predicates -------------------------------------------------------------------------------
@@ -141,15 +149,20 @@ export const is = {
 export function describeFrame(r: Received): string {
   if (r.type === 'binary') {
     const o = pw1o(r);
-    return o ? `PW1O#${o.sequence}(${JSON.stringify(o.data.toString('utf8'))})` : `binary(${r.data.length}B)`;
+    return o ? `PW1O#${o.sequence}(${clip(o.data.toString('utf8'))})` : `binary(${r.data.length}B)`;
   }
   if (r.type === 'text') return `text(${r.text.slice(0, 80)})`;
   const f = r.frame;
   const p = sessionFrame(r);
   let detail = '';
-  if (p?.kind === 'Output') detail = JSON.stringify(Buffer.from(decodeBase64(p.data)).toString('utf8'));
+  if (p?.kind === 'Output') detail = clip(Buffer.from(decodeBase64(p.data)).toString('utf8'));
+  else if (p?.kind === 'Error') detail = `Error ${p.code}`;
   else if (p) detail = p.kind;
   else if (f.op === 'Error') detail = String(errorPayloadOf(r)?.code);
   else if (f.op === 'TaskStatusUpdate') detail = String(taskUpdateOf(r)?.task.status.state);
   return `${f.op}#${String(f.sequence)}${detail ? `(${detail})` : ''}`;
+}
+
+function clip(text: string, max = 60): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max / 2)}…${text.slice(-max / 2)}` : text);
 }

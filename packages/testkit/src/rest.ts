@@ -1,6 +1,34 @@
 /** REST helpers for the control plane of the interface contract. */
 import type { Scope } from '@pty-ws/protocol';
+import { request } from 'node:http';
 import type { TestServer } from './server';
+
+/**
+ * One request on its own connection (no keep-alive pool: fetch's pooled sockets outlive a
+ * stopped server and keep the test process alive).
+ */
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { ...headers, Connection: 'close' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 export interface HttpResponse {
   status: number;
@@ -33,8 +61,8 @@ export async function http(
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.json !== undefined) body = JSON.stringify(opts.json);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(server.httpUrl + path, { method, headers, body });
-  const text = await res.text();
+  const res = await send(server.httpUrl + path, method, headers, body);
+  const text = res.text;
   let parsed: unknown;
   try {
     parsed = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;

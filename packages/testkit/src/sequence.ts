@@ -3,7 +3,7 @@
  * fresh, strictly increasing number; frames addressed to one connection carry the sequence of
  * the last log frame already written to it (0 if none), so `sequence` never decreases.
  */
-import { describeFrame, isKeyframe, isLogFrame, seqOf, type Received } from './frames';
+import { describeFrame, isEitherLogOrConnectionFrame, isLogFrame, seqOf, type Received } from './frames';
 
 /** Returns the violations found (empty when the connection's frames follow the rules). */
 export function sequenceViolations(frames: readonly Received[]): string[] {
@@ -22,8 +22,8 @@ export function sequenceViolations(frames: readonly Received[]): string[] {
     if (isLogFrame(r)) {
       if (seq <= last) out.push(`#${i} ${describeFrame(r)}: log frame sequence ${seq} not above ${last}`);
       last = Math.max(last, seq);
-    } else if (isKeyframe(r)) {
-      if (seq < last) out.push(`#${i} ${describeFrame(r)}: keyframe sequence ${seq} below ${last}`);
+    } else if (isEitherLogOrConnectionFrame(r)) {
+      if (seq < last) out.push(`#${i} ${describeFrame(r)}: sequence ${seq} below ${last}`);
       last = Math.max(last, seq);
     } else if (seq !== last) {
       out.push(`#${i} ${describeFrame(r)}: connection frame should carry ${last} (last log frame), has ${seq}`);
@@ -39,7 +39,7 @@ export function logSequences(frames: readonly Received[]): number[] {
   for (const r of frames) {
     const seq = seqOf(r);
     if (seq === undefined) continue;
-    if (isLogFrame(r) || (isKeyframe(r) && seq > last)) {
+    if (isLogFrame(r) || (isEitherLogOrConnectionFrame(r) && seq > last)) {
       out.push(seq);
       last = Math.max(last, seq);
     }

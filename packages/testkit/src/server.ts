@@ -52,10 +52,33 @@ export function testMode(): TestMode {
   return mode;
 }
 
+/** The structured logger the service writes to (structurally the edge `Logger`). */
+interface LoggerLike {
+  debug(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
 type StartNode = (
   overrides: Partial<Config>,
-  opts?: { env?: Record<string, string | undefined> },
+  opts?: { env?: Record<string, string | undefined>; logger?: LoggerLike },
 ) => Promise<NodeHandle>;
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** With PTYWS_TEST_LOG_LEVEL=debug|info|warn|error the server's logs go to stderr. */
+function testLogger(): LoggerLike | undefined {
+  const level = process.env['PTYWS_TEST_LOG_LEVEL'];
+  const min = LEVELS.indexOf(level as (typeof LEVELS)[number]);
+  if (min < 0) return undefined;
+  const at =
+    (l: (typeof LEVELS)[number]) =>
+    (obj: object, msg: string): void => {
+      if (LEVELS.indexOf(l) >= min) process.stderr.write(`[server ${l}] ${msg} ${JSON.stringify(obj)}\n`);
+    };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
 
 function loadStartNode(): StartNode {
   // Resolved at run time so the testkit builds before (and independently of) the service.
@@ -69,7 +92,8 @@ function loadStartNode(): StartNode {
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const mode = testMode();
   // An empty environment: the caller's PTYWS_* variables must not leak into the server under test.
-  const node = await loadStartNode()({ ...testDefaults(), ...overrides }, { env: {} });
+  const logger = testLogger();
+  const node = await loadStartNode()({ ...testDefaults(), ...overrides }, { env: {}, ...(logger ? { logger } : {}) });
   const wsUrl = node.wsUrl.replace(/\/$/, '');
   const httpUrl = node.httpUrl.replace(/\/$/, '');
   let stopping: Promise<void> | undefined;

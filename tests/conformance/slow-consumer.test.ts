@@ -1,0 +1,36 @@
+/**
+ * A slow observer is skipped forward: `PTY_OUTPUT_LAGGED`, and the next frame MUST be a Keyframe
+ * (pty-extensions/v1 server frames). Its socket stays up and it is live again afterwards.
+ */
+import { delay, is, joinSession, sequenceViolations, sessionFrameOf } from '@pty-ws/testkit';
+import { shell, useServer } from './support';
+
+describe('slow consumers', () => {
+  const ctx = useServer({ slowConsumerBytes: 64 * 1024 });
+
+  it('an observer that falls behind gets PTY_OUTPUT_LAGGED, then a Keyframe, then live frames', async () => {
+    const s = (await ctx().createSession(shell())).session_id;
+    const ctl = await ctx().attach(s);
+    await joinSession(ctl, { role: 'controller' });
+    const slow = await ctx().attach(s);
+    await joinSession(slow, { role: 'observer' });
+    const from = slow.mark();
+
+    slow.pauseReading(); // the kernel buffers fill, then the server's backlog grows
+    ctl.input('yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 6000000; echo FLOOD_$((5+5))\n');
+    await ctl.collectOutput(/FLOOD_10/, 20000);
+    slow.resumeReading();
+
+    const lagged = await slow.waitFor((r) => sessionFrameOf(r, 'Error')?.code === 'PTY_OUTPUT_LAGGED', 10000, from);
+    const at = slow.frames.indexOf(lagged);
+    const next = await slow.waitFor(is.any(), 3000, at + 1);
+    expect(is.kind('Keyframe')(next)).toBe(true);
+
+    const live = slow.mark();
+    ctl.input('echo AFTER_$((7+7))\n');
+    await slow.collectOutput(/AFTER_14/, 5000, live);
+    await delay(100);
+    expect(slow.isOpen).toBe(true);
+    expect(sequenceViolations(slow.frames)).toEqual([]);
+  }, 45000);
+});
