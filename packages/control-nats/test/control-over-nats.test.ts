@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  MemoryFrameLog,
+  MemoryMembershipStore,
+  MemorySessionRegistry,
+  MemoryTaskStore,
+} from '@pty-ws/adapters-memory';
+import { NatsSessionControl, serveSessionControl, startEdgeHeartbeat, type AgentServer } from '@pty-ws/control-nats';
+import type { LogEntry } from '@pty-ws/ports';
+import { BindingError } from '@pty-ws/protocol';
+import { NodePtyHost, SessionManager, ShellTaskExecutor, TaskService } from '@pty-ws/pty-agent';
+
+const NATS_URL = process.env['PTYWS_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+
+/** The agent and the edge client share the log and registry here; only control goes over NATS. */
+describe('SessionControl over NATS request/reply', () => {
+  const prefix = `ptywstest_${randomBytes(4).toString('hex')}`;
+  const log = new MemoryFrameLog();
+  const registry = new MemorySessionRegistry();
+  let agentNc: NatsConnection;
+  let edgeNc: NatsConnection;
+  let manager: SessionManager;
+  let server: AgentServer;
+  let control: NatsSessionControl;
+
+  beforeAll(async () => {
+    agentNc = await connect({ servers: NATS_URL, name: 'test-agent' });
+    edgeNc = await connect({ servers: NATS_URL, name: 'test-edge' });
+    manager = new SessionManager({
+      agentId: 'agent-a',
+      instanceId: 'inst',
+      registry,
+      log,
+      membershipStore: new MemoryMembershipStore(),
+      ptyHost: new NodePtyHost(),
+      tasks: new TaskService(new MemoryTaskStore(), new ShellTaskExecutor(10_000, 65536)),
+      retention: { minFrames: 1000, minAgeMs: 60_000 },
+      closedSessionTtlMs: 60_000,
+      defaults: { shell: '/bin/sh', defaultCols: 80, defaultRows: 24 },
+      runtime: {
+        caps: { maxControllers: 1, maxObservers: 8 },
+        keyframeIntervalMs: 5000,
+        keyframeIntervalFrames: 100,
+        outputCoalesceMs: 5,
+        outputFrameBytes: 32768,
+        logger: { info() {}, warn() {} },
+      },
+    });
+    server = serveSessionControl(agentNc, { prefix, agentId: 'agent-a', instanceId: 'inst', control: manager, edgeTimeoutMs: 600 });
+    await agentNc.flush();
+    control = new NatsSessionControl(edgeNc, { prefix, registry, timeoutMs: 5000 });
+  });
+
+  afterAll(async () => {
+    await server.stop();
+    await manager.shutdown();
+    await agentNc.close();
+    await edgeNc.close();
+  });
+
+  const outputOf = (sessionId: string, pattern: RegExp, timeoutMs = 5000) =>
+    new Promise<void>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => {
+        unsub();
+        reject(new Error(`no ${pattern} in ${JSON.stringify(text)}`));
+      }, timeoutMs);
+      const unsub = log.subscribe(sessionId, (e: LogEntry) => {
+        if (e.type !== 'output') return;
+        text += Buffer.from(e.data).toString();
+        if (pattern.test(text)) {
+          clearTimeout(timer);
+          unsub();
+          resolve();
+        }
+      });
+    });
+
+  it('places a session on a live agent of the instance, and routes join and input to it', async () => {
+    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
+    expect(rec.agentId).toBe('agent-a');
+    const joined = await control.join(rec.sessionId, {
+      clientId: 'c1',
+      edgeId: 'edge-1',
+      principalId: 'p',
+      canControl: true,
+      requestedRole: 'controller',
+    });
+    expect(joined.grant.role).toBe('controller');
+    expect(joined.keyframe.anchorSeq).toBeGreaterThanOrEqual(joined.membershipSeq);
+    const seen = outputOf(rec.sessionId, /nats_84/);
+    await control.input(rec.sessionId, 'c1', new TextEncoder().encode('echo nats_$((42*2))\n'));
+    await seen;
+  });
+
+  it('keeps input order across many keystrokes published back to back', async () => {
+    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/cat'] });
+    await control.join(rec.sessionId, { clientId: 'c2', edgeId: 'edge-1', principalId: 'p', canControl: true, requestedRole: 'controller' });
+    const expected = Array.from({ length: 200 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+    const seen = outputOf(rec.sessionId, new RegExp(expected));
+    for (const ch of expected) await control.input(rec.sessionId, 'c2', new TextEncoder().encode(ch));
+    await control.input(rec.sessionId, 'c2', new TextEncoder().encode('\n'));
+    await seen;
+  });
+
+  it('carries binding errors back with their code', async () => {
+    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
+    await expect(control.getTask(rec.sessionId, 'no-such-task')).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+    await expect(control.createSession({ instanceId: 'inst', backend: 'tmux' })).rejects.toBeInstanceOf(BindingError);
+    await expect(control.createSession({ instanceId: 'nobody-serves-this' })).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('runs a task on the owner and returns its final state', async () => {
+    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
+    const task = await control.sendMessage(rec.sessionId, {
+      message: { message_id: 'm', role: 'ROLE_USER', parts: [{ text: 'exit 4' }] },
+    });
+    expect(task.status.state).toBe('FAILED');
+    expect(task.metadata?.['exit_code']).toBe(4);
+  });
+
+  it("releases a dead edge's roles once its heartbeats stop", async () => {
+    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
+    const stopBeat = startEdgeHeartbeat(edgeNc, prefix, 'edge-doomed', 100);
+    await control.join(rec.sessionId, { clientId: 'held', edgeId: 'edge-doomed', principalId: 'p', canControl: true, requestedRole: 'controller' });
+    // The cap is 1: while the doomed edge's member holds control, a second controller is downgraded.
+    const second = await control.join(rec.sessionId, { clientId: 'next', edgeId: 'edge-2', principalId: 'p', canControl: true, requestedRole: 'controller' });
+    expect(second.grant).toMatchObject({ role: 'observer', downgraded: true });
+    stopBeat(); // the edge dies
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const r = await control.setRole(rec.sessionId, 'next', 'controller', true);
+      if (r.grant.role === 'controller') break;
+      if (Date.now() > deadline) throw new Error('the dead edge still holds the controller role');
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  });
+});
