@@ -4,6 +4,10 @@ export interface Config {
   host: string;
   /** PTYWS_PORT, default 8080; 0 picks a free port (tests). */
   port: number;
+  /** PTYWS_AGENT_METRICS_PORT, default 9464: the pty-agent's /metrics, /healthz, /readyz server. */
+  agentMetricsPort: number;
+  /** PTYWS_GRACE_PERIOD_S, default 25: how long a SIGTERM drain may take before the process exits anyway. */
+  gracePeriodS: number;
   /** PTYWS_INSTANCE_ID, default `local` */
   instanceId: string;
   /** PTYWS_EDGE_ID, default `<hostname>-<pid>` */
@@ -51,4 +55,16 @@ export interface Config {
   closedSessionTtlS: number;
   /** PTYWS_LOG_LEVEL: fatal|error|warn|info|debug|trace|silent, default info */
   logLevel: string;
+  /** PTYWS_STATE_DIR: the agent's private multiplexer sockets and shell-integration files. */
+  stateDir: string;
+  /** PTYWS_ALLOW_ENV_OVERRIDE: protected variable names a session's `env` may set anyway; default none. */
+  allowEnvOverride: string[];
+  /** PTYWS_NATS_URL: NATS servers (comma-separated); with PTYWS_DATABASE_URL selects cluster mode. */
+  natsUrl?: string;
+  /** PTYWS_DATABASE_URL: Postgres connection URL for sessions, tasks and token hashes (cluster mode). */
+  databaseUrl?: string;
+  /** PTYWS_NATS_PREFIX, default `ptyws`: subject prefix and stream/bucket name stem; isolates deployments. */
+  natsPrefix: string;
+  /** PTYWS_DB_SCHEMA, default `ptyws`: Postgres schema holding the tables. */
+  dbSchema: string;
 }

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { posix } from 'node:path';
 import { ID_PATTERN } from './rules';
 
 /**
@@ -26,4 +27,15 @@ export function defaultEdgeId(): string {
 export function defaultShell(env: NodeJS.ProcessEnv): string {
   const shell = env['SHELL'];
   return shell !== undefined && shell.startsWith('/') ? shell : '/bin/bash';
+}
+
+/**
+ * `$HOME/.local/state/pty-ws` when that path is usable (the XDG state location survives reboots
+ * of /tmp, which a restarted agent needs to find its multiplexer sessions), else /tmp/pty-ws-<uid>.
+ */
+export function defaultStateDir(env: NodeJS.ProcessEnv): string {
+  const home = env['HOME'];
+  const xdg = home !== undefined && home.startsWith('/') ? posix.join(home, '.local/state/pty-ws') : undefined;
+  if (xdg !== undefined && /^\/[A-Za-z0-9._/-]{0,63}$/.test(xdg)) return xdg;
+  return `/tmp/pty-ws-${process.getuid?.() ?? 0}`;
 }

@@ -105,6 +105,36 @@ export const absolutePath = (): Rule<string> =>
   // Only the form is checked: edges load the same config but never start a shell.
   text('an absolute path such as /bin/bash', (v) => v.startsWith('/') && !/[\0\n]/.test(v), 'not an absolute path');
 
+/**
+ * The agent's state directory. Restricted to a plain path alphabet because it is embedded in
+ * tmux and screen configuration and in socket paths, which have no robust quoting; short because
+ * a Unix socket path is limited to 107 bytes.
+ */
+export const stateDirectory = (): Rule<string> =>
+  text(
+    'an absolute path of at most 64 characters from A-Z a-z 0-9 . _ - /',
+    (v) => /^\/[A-Za-z0-9._/-]{0,63}$/.test(v),
+    'not a usable state directory',
+  );
+
+/** A comma-separated list of environment variable names (empty: none). */
+export function envNameList(): Rule<string[]> {
+  const expected = 'comma-separated variable names such as LD_LIBRARY_PATH,BASH_ENV, or empty';
+  const isName = (n: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n);
+  return {
+    expected,
+    parse(raw) {
+      const names = raw.split(',').map((n) => n.trim()).filter((n) => n.length > 0);
+      return names.every(isName) ? { ok: true, value: names } : { ok: false, problem: withExpected('invalid', expected) };
+    },
+    check(value) {
+      return Array.isArray(value) && value.every((n) => typeof n === 'string' && isName(n))
+        ? undefined
+        : withExpected('invalid', expected);
+    },
+  };
+}
+
 /** The admin token is a bearer secret: long enough not to be guessed, and free of whitespace. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const secretToken = (): Rule<string> =>
@@ -112,3 +142,21 @@ export const secretToken = (): Rule<string> =>
     `at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace, or unset to generate one`,
     (v) => v.length >= MIN_ADMIN_TOKEN_LENGTH && !/\s/.test(v),
   );
+
+/** One or more nats:// (or tls://) server URLs, comma-separated. */
+export const natsUrls = (): Rule<string> =>
+  text('nats://host:port (several separated by commas)', (v) =>
+    v.split(',').every((u) => /^(nats|tls|ws|wss):\/\/[^\s,]+$/.test(u.trim())),
+  );
+
+export const postgresUrl = (): Rule<string> =>
+  text('postgres://user[:password]@host[:port]/database', (v) => /^postgres(ql)?:\/\/[^\s]+$/.test(v));
+
+/** Dot-separated NATS subject tokens; also used in stream and bucket names. */
+export const subjectPrefix = (): Rule<string> =>
+  text('letters, digits, _ and - (dots separate tokens), e.g. ptyws or prod.ptyws', (v) =>
+    /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(v) && v.length <= 64,
+  );
+
+export const sqlIdentifier = (): Rule<string> =>
+  text('a lower-case SQL identifier such as ptyws', (v) => /^[a-z_][a-z0-9_]{0,62}$/.test(v));

@@ -1,15 +1,21 @@
 import { MAX_DIMENSION, MIN_COLS, MIN_ROWS } from '@pty-ws/protocol';
 import type { Config } from './config';
-import { defaultAgentId, defaultEdgeId, defaultShell } from './defaults';
+import { defaultAgentId, defaultEdgeId, defaultShell, defaultStateDir } from './defaults';
 import {
   absolutePath,
+  envNameList,
   host,
   identifier,
   integer,
   MAX_TIMER_MS,
   MAX_TIMER_S,
   oneOf,
+  natsUrls,
+  postgresUrl,
   secretToken,
+  sqlIdentifier,
+  subjectPrefix,
+  stateDirectory,
   toggle,
   type Rule,
 } from './rules';
@@ -55,6 +61,19 @@ const SPECS: SpecTable = {
     description: 'TCP port to listen on; 0 picks a free port (tests).',
     rule: integer(0, 65_535),
   },
+  agentMetricsPort: {
+    name: 'PTYWS_AGENT_METRICS_PORT',
+    default: '9464',
+    description:
+      "Port of the pty-agent's `/metrics`, `/healthz`, `/readyz` server; single-node mode opens it only when set.",
+    rule: integer(0, 65_535),
+  },
+  gracePeriodS: {
+    name: 'PTYWS_GRACE_PERIOD_S',
+    default: '25',
+    description: 'On SIGTERM: goodbye to every socket, end the sessions, exit; forced exit after this many seconds.',
+    rule: integer(1, 3_600),
+  },
   instanceId: {
     name: 'PTYWS_INSTANCE_ID',
     default: 'local',
@@ -80,6 +99,33 @@ const SPECS: SpecTable = {
     default: 'enabled',
     description: '`enabled` or `disabled`; disable only for local test harnesses.',
     rule: toggle('enabled', 'disabled'),
+  },
+  natsUrl: {
+    name: 'PTYWS_NATS_URL',
+    default: '(unset: single-node mode)',
+    description: 'NATS servers with JetStream; together with PTYWS_DATABASE_URL it selects cluster mode.',
+    rule: natsUrls(),
+    defaultValue: () => undefined,
+  },
+  databaseUrl: {
+    name: 'PTYWS_DATABASE_URL',
+    default: '(unset: single-node mode)',
+    description: 'Postgres URL for sessions, tasks and token hashes (cluster mode); migrations run at start.',
+    rule: postgresUrl(),
+    defaultValue: () => undefined,
+    secret: true,
+  },
+  natsPrefix: {
+    name: 'PTYWS_NATS_PREFIX',
+    default: 'ptyws',
+    description: 'NATS subject prefix and stream/bucket name stem; separates deployments sharing one NATS.',
+    rule: subjectPrefix(),
+  },
+  dbSchema: {
+    name: 'PTYWS_DB_SCHEMA',
+    default: 'ptyws',
+    description: 'Postgres schema that holds the pty-ws tables.',
+    rule: sqlIdentifier(),
   },
   adminToken: {
     name: 'PTYWS_ADMIN_TOKEN',
@@ -204,6 +250,22 @@ const SPECS: SpecTable = {
     default: 'info',
     description: `Log level: ${LOG_LEVELS.join('|')}.`,
     rule: oneOf(LOG_LEVELS),
+  },
+  stateDir: {
+    name: 'PTYWS_STATE_DIR',
+    default: '$HOME/.local/state/pty-ws or /tmp/pty-ws-<uid>',
+    description:
+      "The agent's private directory: tmux/screen sockets (per agent id) and shell-integration files; restarted agents find their sessions here.",
+    rule: stateDirectory(),
+    defaultValue: defaultStateDir,
+  },
+  allowEnvOverride: {
+    name: 'PTYWS_ALLOW_ENV_OVERRIDE',
+    default: '(none)',
+    description:
+      "Comma-separated protected variables (LD_PRELOAD, BASH_ENV, …) that a session's `env` may set anyway; empty: none.",
+    rule: envNameList(),
+    defaultValue: () => [],
   },
 };
 

@@ -18,6 +18,8 @@ describe('loadConfig defaults', () => {
     expect(config).toEqual<Config>({
       host: '127.0.0.1',
       port: 8080,
+      agentMetricsPort: 9464,
+      gracePeriodS: 25,
       instanceId: 'local',
       edgeId: expect.stringMatching(new RegExp(`-${process.pid}$`)) as unknown as string,
       agentId: expect.any(String) as unknown as string,
@@ -41,6 +43,8 @@ describe('loadConfig defaults', () => {
       taskOutputBytes: 65536,
       closedSessionTtlS: 86400,
       logLevel: 'info',
+      stateDir: `/tmp/pty-ws-${process.getuid?.() ?? 0}`,
+      allowEnvOverride: [],
     });
     expect(config).not.toHaveProperty('adminToken');
   });

@@ -1,8 +1,10 @@
 import type { Config } from '@pty-ws/config';
 import { CloseCode, type SessionHostCapabilities } from '@pty-ws/protocol';
 import type { FrameLog, SessionControl, SessionRegistry, TokenStore } from '@pty-ws/ports';
+import type { EdgeMetrics, MetricsExposition } from '@pty-ws/telemetry';
 import { Authenticator } from './auth';
 import { mountRestApi } from './http/rest-api';
+import { mountStatic } from './http/static';
 import type { Logger } from './logger';
 import { uWS, type us_listen_socket } from './uws';
 import { AttachHandler } from './ws/attach-handler';
@@ -19,10 +21,16 @@ export interface EdgeDeps {
   logger: Logger;
   sessionHost: SessionHostCapabilities;
   ready?: () => boolean;
+  /** Told after this edge revoked a token, so other edges can close its connections too (cluster). */
+  onTokenRevoked?: (tokenId: string) => void;
+  /** Recorders plus GET /metrics; in single-node mode the registry also holds the agent's metrics. */
+  metrics?: EdgeMetrics & MetricsExposition;
 }
 
 export interface RunningEdge {
   port: number;
+  /** Closes this edge's connections of a token revoked elsewhere (binding_goodbye principal_revoked, 4401). */
+  closeConnectionsOf(tokenId: string): void;
   stop(): Promise<void>;
 }
 
@@ -35,6 +43,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     log: deps.log,
     logger,
     slowConsumerBytes: config.slowConsumerBytes,
+    metrics: deps.metrics,
     onLagged: (conn) =>
       logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
   });
@@ -46,7 +55,9 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     logger,
     edgeId: config.edgeId,
     sessionHost: deps.sessionHost,
+    metrics: deps.metrics,
   });
+  const untrackConnections = deps.metrics?.trackConnections(() => handler.conns);
   let draining = false;
 
   // Closed frames end every connection of the session after they were delivered.
@@ -67,22 +78,40 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     closeWatch.set(sessionId, unsub);
   };
 
+  /** An exception escaping into uWS silently drops the socket: log it and keep the connection. */
+  const guarded =
+    <A extends unknown[]>(where: string, fn: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        fn(...args);
+      } catch (err) {
+        logger.error({ where, err: (err as Error)?.stack ?? String(err) }, 'websocket handler failed');
+      }
+    };
+
   app.ws<Conn>('/agents/:instance/sessions/:session/attach', {
     maxPayloadLength: config.maxFrameBytes,
     maxBackpressure: Math.max(config.slowConsumerBytes * 4, 4 * 1024 * 1024),
     closeOnBackpressureLimit: 0,
     idleTimeout: 0,
     sendPingsAutomatically: false,
-    upgrade: upgradeHandler({ registry: deps.registry, auth, logger, knownInstance: (id) => id === config.instanceId }),
-    open: (ws) => {
+    upgrade: upgradeHandler({
+      registry: deps.registry,
+      auth,
+      logger,
+      knownInstance: (id) => id === config.instanceId,
+      onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
+    }),
+    open: guarded('open', (ws) => {
       if (draining) {
         ws.end(CloseCode.NORMAL, 'server_shutdown');
         return;
       }
-      watchClosed(ws.getUserData().sessionId);
+      const { sessionId } = ws.getUserData();
+      setImmediate(() => watchClosed(sessionId)); // see AttachHandler.open: no NATS calls inside uWS callbacks
       void handler.open(ws);
-    },
-    message: (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary),
+    }),
+    message: guarded('message', (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary)),
     drain: (ws) => void handler.resumeLagged(ws.getUserData()),
     pong: (ws) => {
       ws.getUserData().lastPongAt = Date.now();
@@ -90,6 +119,13 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     close: (ws, code) => handler.closed(ws.getUserData(), code),
   });
 
+  const closeConnectionsOf = (tokenId: string) => {
+    for (const conn of [...handler.conns]) {
+      if (conn.principal.tokenId === tokenId) handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED);
+    }
+  };
+
+  mountStatic(app);
   mountRestApi(app, {
     config,
     control: deps.control,
@@ -99,10 +135,11 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     auth,
     ready: () => !draining && (deps.ready?.() ?? true),
     hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
+    metrics: deps.metrics,
+    onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
     onTokenRevoked: (tokenId) => {
-      for (const conn of [...handler.conns]) {
-        if (conn.principal.tokenId === tokenId) handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED);
-      }
+      closeConnectionsOf(tokenId);
+      deps.onTokenRevoked?.(tokenId);
     },
   });
 
@@ -116,6 +153,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
           { session_id: conn.sessionId, client_id: conn.clientId, role: conn.role },
           'reaping stale connection',
         );
+        deps.metrics?.connectionReaped();
         const ws = conn.ws;
         handler.closed(conn, CloseCode.SERVER_ERROR);
         ws.close(); // half-open peers never answer a close handshake: drop the socket
@@ -135,6 +173,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
 
   return {
     port,
+    closeConnectionsOf,
     async stop() {
       draining = true;
       clearInterval(heartbeat);
@@ -142,6 +181,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       for (const unsub of closeWatch.values()) unsub();
       uWS.us_listen_socket_close(listenSocket);
       for (const hub of hubs.all()) hub.dispose();
+      untrackConnections?.();
     },
   };
 }

@@ -1,12 +1,22 @@
-import { BindingError, newId, type PtyRole, type Task, type TerminalSize } from '@pty-ws/protocol';
+import {
+  BindingError,
+  newId,
+  type PtyRole,
+  type SessionHostCapabilities,
+  type Task,
+  type TerminalSize,
+} from '@pty-ws/protocol';
 import type {
   CreateSessionRequest,
   FrameLog,
   JoinRequest,
   JoinResult,
   Keyframe,
+  ManagedPtyHost,
+  ManagedPtyProcess,
   MembershipStore,
   PtyHost,
+  PtyProcess,
   RetentionPolicy,
   RoleChangeResult,
   SendMessageRequest,
@@ -14,8 +24,12 @@ import type {
   SessionRecord,
   SessionRegistry,
 } from '@pty-ws/ports';
+import type { AgentMetrics } from '@pty-ws/telemetry';
+import { launchSpec, liveShellExecutor, type LiveShellConfig } from './live-shell-setup';
+import { recoverManagedSessions, type RecoveryReport } from './managed-recovery';
 import { buildSessionSpec, type SpecDefaults } from './session-spec';
 import { SessionRuntime, type RuntimeOptions } from './session-runtime';
+import type { TaskExecutor } from './task-executor';
 import { TaskService, type TaskContext } from './task-service';
 
 export interface AgentDeps {
@@ -29,7 +43,14 @@ export interface AgentDeps {
   retention: RetentionPolicy;
   closedSessionTtlMs: number;
   defaults: SpecDefaults;
-  runtime: Omit<RuntimeOptions, 'log' | 'membershipStore' | 'retention'>;
+  runtime: Omit<RuntimeOptions, 'log' | 'membershipStore' | 'retention' | 'metrics'>;
+  metrics?: AgentMetrics;
+  /** What the ptyHost can run (binding §5.1); default SESSION_HOST. */
+  sessionHost?: SessionHostCapabilities;
+  /** The multiplexer backends among the ptyHost's, for detach and recovery. */
+  managedHosts?: readonly ManagedPtyHost[];
+  /** Enables `task_executor: live_shell`; without it such sessions use the process executor. */
+  liveShell?: LiveShellConfig;
 }
 
 /**
@@ -38,11 +59,19 @@ export interface AgentDeps {
  */
 export class SessionManager implements SessionControl {
   private readonly runtimes = new Map<string, SessionRuntime>();
+  private readonly liveShells = new Map<string, TaskExecutor>();
   private readonly janitor: NodeJS.Timeout;
+  private readonly untrackSessions: (() => void) | undefined;
 
   constructor(private readonly deps: AgentDeps) {
     this.janitor = setInterval(() => void this.sweep(), 1000);
     this.janitor.unref();
+    this.untrackSessions = deps.metrics?.trackSessions(() => this.sessionSamples());
+  }
+
+  /** ptyws_sessions: the live runtimes (closed ones leave the map). */
+  private *sessionSamples(): Iterable<{ state: 'running' | 'closing' | 'closed'; backend: string }> {
+    for (const rt of this.runtimes.values()) yield { state: rt.lifecycle, backend: rt.record.spec.backend };
   }
 
   get sessionCount(): number {
@@ -56,7 +85,7 @@ export class SessionManager implements SessionControl {
         `instance '${req.instanceId}' is not served by agent ${this.deps.agentId}`,
       );
     }
-    const spec = buildSessionSpec(req, this.deps.defaults);
+    const spec = buildSessionSpec(req, this.deps.defaults, this.deps.sessionHost);
     const sessionId = req.sessionId ?? newId();
     const record: SessionRecord = {
       sessionId,
@@ -68,22 +97,31 @@ export class SessionManager implements SessionControl {
     };
     let proc;
     try {
-      proc = this.deps.ptyHost.spawn(sessionId, spec);
+      proc = await this.deps.ptyHost.spawn(sessionId, launchSpec(spec, this.deps.liveShell));
     } catch (err) {
       throw new BindingError('INVALID_REQUEST', `could not start ${spec.argv[0]}: ${(err as Error).message}`);
     }
     record.pid = proc.pid;
     record.state = 'running';
     await this.deps.registry.put(record);
+    await this.startRuntime(record, proc);
+    return record;
+  }
+
+  /** Runs a session on a started process, continuing its frame log (creation and re-attach). */
+  private async startRuntime(record: SessionRecord, proc: PtyProcess): Promise<SessionRuntime> {
+    const sessionId = record.sessionId;
     const bounds = await this.deps.log.bounds(sessionId);
     const runtime = new SessionRuntime(record, proc, bounds.lastSeq, {
       ...this.deps.runtime,
       log: this.deps.log,
       retention: this.deps.retention,
       membershipStore: this.deps.membershipStore,
+      metrics: this.deps.metrics,
     });
     runtime.onClosed = (exitCode, reason) => {
       this.runtimes.delete(sessionId);
+      this.liveShells.delete(sessionId);
       void this.deps.tasks.cancelAll(this.taskContext(runtime)).catch(() => undefined);
       void this.deps.registry.update(sessionId, {
         state: 'closed',
@@ -94,7 +132,9 @@ export class SessionManager implements SessionControl {
       void this.deps.membershipStore.remove(sessionId).catch(() => undefined);
     };
     this.runtimes.set(sessionId, runtime);
-    return record;
+    const executor = liveShellExecutor(record.spec, proc, this.deps.liveShell, this.deps.tasks.executor);
+    if (executor) this.liveShells.set(sessionId, executor);
+    return runtime;
   }
 
   async killSession(sessionId: string): Promise<void> {
@@ -111,6 +151,36 @@ export class SessionManager implements SessionControl {
   async shutdown(): Promise<void> {
     clearInterval(this.janitor);
     await Promise.all([...this.runtimes.values()].map((rt) => rt.kill('instance_terminated')));
+    this.untrackSessions?.();
+  }
+
+  /**
+   * Lets go of every managed session without ending it (agent restart over durable adapters: call
+   * before shutdown(), which then ends only what cannot survive). No `Closed` is logged for them.
+   */
+  async detachAll(): Promise<string[]> {
+    const detached: string[] = [];
+    for (const [id, rt] of [...this.runtimes]) {
+      if (!(await rt.detach())) continue;
+      this.runtimes.delete(id);
+      this.liveShells.delete(id);
+      detached.push(id);
+    }
+    return detached;
+  }
+
+  /** Re-attaches the multiplexer sessions this agent's registry records say are running (agent start). */
+  recoverManagedSessions(): Promise<RecoveryReport> {
+    return recoverManagedSessions({
+      agentId: this.deps.agentId,
+      instanceId: this.deps.instanceId,
+      registry: this.deps.registry,
+      log: this.deps.log,
+      hosts: this.deps.managedHosts ?? [],
+      isRunning: (id) => this.runtimes.has(id),
+      attach: (record: SessionRecord, proc: ManagedPtyProcess) => this.startRuntime(record, proc),
+      logger: this.deps.runtime.logger,
+    });
   }
 
   join(sessionId: string, req: JoinRequest): Promise<JoinResult> {
@@ -187,6 +257,7 @@ export class SessionManager implements SessionControl {
       cwd: rt.record.spec.cwd,
       env: rt.record.spec.env,
       sequencer: rt.sequencer,
+      executor: this.liveShells.get(rt.sessionId),
     };
   }
 

@@ -17,6 +17,8 @@ import type {
   RoleChangeResult,
   SessionRecord,
 } from '@pty-ws/ports';
+import { isManagedPtyProcess } from '@pty-ws/ports';
+import type { AgentMetrics } from '@pty-ws/telemetry';
 import { TerminalState } from '@pty-ws/terminal-state';
 import { Membership, type Caps } from './membership';
 import { OutputCoalescer } from './output-coalescer';
@@ -32,6 +34,7 @@ export interface RuntimeOptions {
   retention: RetentionPolicy;
   membershipStore: MembershipStore;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  metrics?: AgentMetrics;
 }
 
 type Lifecycle = 'running' | 'closing' | 'closed';
@@ -92,6 +95,10 @@ export class SessionRuntime {
     return this.state === 'running';
   }
 
+  get lifecycle(): 'running' | 'closing' | 'closed' {
+    return this.state;
+  }
+
   private lastTrimAt = 0;
 
   /** Retention is applied as the log grows (at most 4×/s), so replay windows are exact, not janitor-late. */
@@ -121,9 +128,11 @@ export class SessionRuntime {
   private logKeyframe(): void {
     this.outputsSinceKeyframe = 0;
     this.lastKeyframeAt = Date.now();
+    const startedAt = performance.now();
     const snapshot = this.screen.snapshot();
     this.sequencer.reserve(async (seq) => {
       const s = await snapshot;
+      this.recordKeyframe('cadence', s.snapshot, startedAt);
       return {
         type: 'event',
         seq,
@@ -145,8 +154,14 @@ export class SessionRuntime {
   /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
   async keyframe(): Promise<Keyframe> {
     const anchorSeq = this.sequencer.lastSeq;
+    const startedAt = performance.now();
     const s = await this.screen.snapshot();
+    this.recordKeyframe('on_demand', s.snapshot, startedAt);
     return { snapshot: s.snapshot, cols: s.cols, rows: s.rows, anchorSeq };
+  }
+
+  private recordKeyframe(trigger: 'cadence' | 'on_demand', snapshot: string, startedAt: number): void {
+    this.opts.metrics?.keyframe(trigger, Buffer.byteLength(snapshot, 'utf8'), (performance.now() - startedAt) / 1000);
   }
 
   // ---- membership ---------------------------------------------------------------------------
@@ -277,6 +292,27 @@ export class SessionRuntime {
     }, 3000);
     hard.unref();
     return this.whenClosed();
+  }
+
+  /** Logs a Keyframe now (after re-attaching to a managed session), so every client's screen resyncs. */
+  resync(): void {
+    if (this.state === 'running') this.logKeyframe();
+  }
+
+  /**
+   * Lets go of a managed session without ending it (agent restart): pending output is logged but
+   * no `Closed`, since the program keeps running in its multiplexer for the next agent to re-attach.
+   * Returns false for a native session, which cannot outlive its agent.
+   */
+  async detach(): Promise<boolean> {
+    if (this.state !== 'running' || !isManagedPtyProcess(this.proc)) return false;
+    await this.proc.detach();
+    this.coalescer.flush();
+    this.state = 'closed';
+    clearInterval(this.cadenceTimer);
+    await this.sequencer.flushed();
+    this.screen.dispose();
+    return true;
   }
 
   whenClosed(): Promise<void> {

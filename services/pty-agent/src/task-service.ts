@@ -20,6 +20,8 @@ export interface TaskContext {
   cwd: string;
   env: Record<string, string>;
   sequencer: Sequencer;
+  /** The session's own executor (live shell); the service's default when absent. */
+  executor?: TaskExecutor;
 }
 
 /**
@@ -32,7 +34,8 @@ export class TaskService {
 
   constructor(
     private readonly store: TaskStore,
-    private readonly executor: TaskExecutor,
+    /** The default (process) executor; also the live shell's fallback. */
+    readonly executor: TaskExecutor,
   ) {}
 
   /** Creates the task, starts it, and resolves with the snapshot once it reached a final state. */
@@ -76,7 +79,7 @@ export class TaskService {
     };
     await this.store.insert(record);
     const working = await this.transition(ctx, taskId, 'WORKING');
-    const run = this.executor.run(command, { cwd: ctx.cwd, env: ctx.env });
+    const run = (ctx.executor ?? this.executor).run(command, { cwd: ctx.cwd, env: ctx.env });
     this.running.set(taskId, run);
     const done = run.result.then(async (result) => {
       this.running.delete(taskId);

@@ -43,6 +43,16 @@ export function sendJson(r: Responder, status: number, body: unknown, headers: R
   });
 }
 
+export function sendText(r: Responder, status: number, body: string, contentType: string): void {
+  if (r.aborted) return;
+  r.res.cork(() => {
+    r.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+    r.res.writeHeader('content-type', contentType);
+    r.res.writeHeader('cache-control', 'no-store');
+    r.res.end(body);
+  });
+}
+
 /** The JSON error body every endpoint uses: `{error: {code, message, a2a_error, retryable}}`. */
 export function sendError(r: Responder, code: BindingErrorCode, message: string, status?: number): void {
   const err = new BindingError(code, message);

@@ -1,10 +1,19 @@
 import { BindingError, SCOPES, newId, type Scope } from '@pty-ws/protocol';
 import type { Config } from '@pty-ws/config';
 import type { FrameLog, SessionControl, SessionRecord, SessionRegistry, TokenRecord, TokenStore } from '@pty-ws/ports';
-import { bearerFromHeader, generateToken, hashToken, isAdmin, type Authenticator, type Principal } from '../auth';
+import type { MetricsExposition } from '@pty-ws/telemetry';
+import {
+  AuthError,
+  bearerFromHeader,
+  generateToken,
+  hashToken,
+  isAdmin,
+  type Authenticator,
+  type Principal,
+} from '../auth';
 import type { TemplatedApp, HttpRequest } from '../uws';
 import { agentCard } from './agent-card';
-import { readJson, responder, sendCaught, sendJson, type Responder } from './respond';
+import { readJson, responder, sendCaught, sendError, sendJson, sendText, type Responder } from './respond';
 
 const BODY_LIMIT = 256 * 1024;
 
@@ -19,6 +28,9 @@ export interface RestDeps {
   onTokenRevoked: (tokenId: string) => void;
   ready: () => boolean;
   hotMisses: (sessionId: string) => number;
+  /** Served unauthenticated at GET /metrics (scrapers; NetworkPolicy limits who reaches it). */
+  metrics?: MetricsExposition;
+  onAuthFailure?: (reason: string) => void;
 }
 
 interface Req {
@@ -27,19 +39,28 @@ interface Req {
   host: string;
   authorization: string;
   params: string[];
+  /**
+   * The JSON body, read from the moment the request arrives: uWS delivers body chunks only to an
+   * onData attached synchronously in the handler, so reading after an await (auth against
+   * Postgres) would wait forever.
+   */
+  body: Promise<unknown>;
 }
 
 type Handler = (r: Responder, req: Req, principal: Principal) => Promise<unknown>;
 
-function snapshotRequest(req: HttpRequest, paramCount: number): Req {
+function snapshotRequest(r: Responder, req: HttpRequest, paramCount: number, hasBody: boolean): Req {
   const params: string[] = [];
   for (let i = 0; i < paramCount; i++) params.push(decodeURIComponent(req.getParameter(i) ?? ''));
+  const body = hasBody ? readJson(r, BODY_LIMIT) : Promise.resolve({});
+  body.catch(() => undefined); // a bad body is reported when the handler awaits it, not as unhandled
   return {
     method: req.getMethod(),
     url: req.getUrl(),
     host: req.getHeader('host'),
     authorization: req.getHeader('authorization'),
     params,
+    body,
   };
 }
 
@@ -81,6 +102,7 @@ const SESSION_FIELDS = new Set([
   'session_class',
   'session_id',
   'agent_id',
+  'task_executor',
 ]);
 const TOKEN_FIELDS = new Set(['scopes', 'instance_id', 'session_id', 'ttl_seconds', 'label']);
 
@@ -97,12 +119,13 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   const route = (method: 'get' | 'post' | 'del', pattern: string, params: number, admin: boolean, handler: Handler) => {
     app[method](pattern, (res, req) => {
       const r = responder(res);
-      const snapshot = snapshotRequest(req, params);
+      const snapshot = snapshotRequest(r, req, params, method === 'post');
       void (async () => {
         let principal: Principal;
         try {
           principal = await deps.auth.authenticate(bearerFromHeader(snapshot.authorization));
         } catch (err) {
+          if (err instanceof AuthError) deps.onAuthFailure?.(err.reason);
           return sendCaught(r, err);
         }
         if (admin && !isAdmin(principal)) {
@@ -141,7 +164,7 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   };
 
   route('post', '/api/v1/sessions', 0, true, async (r, req) => {
-    const b = asObject(await readJson(r, BODY_LIMIT));
+    const b = asObject(await req.body);
     rejectUnknown(b, SESSION_FIELDS);
     const argv = b['argv'];
     if (argv !== undefined && (!Array.isArray(argv) || argv.some((a) => typeof a !== 'string')))
@@ -175,6 +198,8 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
       ...(backend !== undefined ? { backend: backend as never } : {}),
       ...(sessionClass !== undefined ? { sessionClass: sessionClass as never } : {}),
       ...(agentId !== undefined ? { agentId } : {}),
+      // Validated by the owner ('process' | 'live_shell'), like session_backend.
+      ...(b['task_executor'] !== undefined ? { taskExecutor: optString(b, 'task_executor') as never } : {}),
     });
     sendJson(r, 201, await sessionView(rec, req.host));
   });
@@ -230,8 +255,8 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     revoked_at: t.revokedAt ? new Date(t.revokedAt).toISOString() : null,
   });
 
-  route('post', '/api/v1/tokens', 0, true, async (r, _req, principal) => {
-    const b = asObject(await readJson(r, BODY_LIMIT));
+  route('post', '/api/v1/tokens', 0, true, async (r, req, principal) => {
+    const b = asObject(await req.body);
     rejectUnknown(b, TOKEN_FIELDS);
     const scopes = b['scopes'];
     if (!Array.isArray(scopes) || scopes.length === 0 || scopes.some((s) => !SCOPES.includes(s as Scope))) {
@@ -295,6 +320,17 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     const ok = deps.ready();
     sendJson(responder(res), ok ? 200 : 503, { status: ok ? 'ready' : 'not ready' });
   });
+
+  const exposition = deps.metrics;
+  if (exposition) {
+    app.get('/metrics', (res) => {
+      const r = responder(res);
+      exposition.text().then(
+        (text) => sendText(r, 200, text, exposition.contentType),
+        () => sendError(r, 'INTERNAL', 'metrics unavailable'),
+      );
+    });
+  }
 
   app.any('/api/*', (res) => {
     sendJson(responder(res), 404, { error: new BindingError('INVALID_REQUEST', 'no such endpoint').toPayload() });

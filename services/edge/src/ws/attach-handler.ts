@@ -29,6 +29,7 @@ import {
 } from '@pty-ws/protocol';
 import type { FrameLog, Keyframe, LogEntry, SessionControl } from '@pty-ws/ports';
 import { replayInRange } from '@pty-ws/ports';
+import type { EdgeMetrics } from '@pty-ws/telemetry';
 import { canControl } from '../auth';
 import type { Logger } from '../logger';
 import type { WebSocket } from '../uws';
@@ -44,6 +45,7 @@ export interface AttachDeps {
   logger: Logger;
   edgeId: string;
   sessionHost: SessionHostCapabilities;
+  metrics?: EdgeMetrics;
 }
 
 /** Failures the PTY reports for one request: sent as a pty.session_frame Error, connection stays up. */
@@ -72,6 +74,11 @@ export class AttachHandler {
     conn.ws = ws;
     conn.open = true;
     this.conns.add(conn);
+    this.deps.metrics?.connectionOpened(conn.binary);
+    // Leave the uWS open callback before touching other sockets: creating a NATS subscription
+    // synchronously inside it (we are still within res.upgrade) made uWS drop this socket (1006).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!conn.open) return;
     let hub: SessionHub;
     try {
       hub = await this.deps.hubs.acquire(conn.sessionId);
@@ -131,6 +138,7 @@ export class AttachHandler {
   // ---- inbound ----------------------------------------------------------------------------------
 
   message(conn: Conn, data: ArrayBuffer, isBinary: boolean): void {
+    this.deps.metrics?.frameIn(isBinary ? 'binary' : 'json', data.byteLength);
     if (!conn.open || conn.leaving) return;
     if (isBinary) return this.binaryInput(conn, new Uint8Array(data.slice(0)));
     let frame: ClientFrame;
@@ -239,6 +247,7 @@ export class AttachHandler {
       case 'pty.request_keyframe': {
         const now = Date.now();
         if (now - conn.lastKeyframeRequestAt < 1000) {
+          this.deps.metrics?.rateLimited('request_keyframe');
           throw new BindingError('RATE_LIMITED', 'pty.request_keyframe is limited to one per second per connection');
         }
         conn.lastKeyframeRequestAt = now;
@@ -271,10 +280,12 @@ export class AttachHandler {
     let replay: LogEntry[] | undefined;
     let outOfRange: { replayFrom: number; firstSeq: number; lastSeq: number } | undefined;
     if (f.replay_from !== undefined && f.replay_from !== null) {
+      this.deps.metrics?.replayRequested();
       const bounds = await this.deps.log.bounds(conn.sessionId);
       if (replayInRange(f.replay_from, bounds)) {
         replay = await this.deps.log.read(conn.sessionId, f.replay_from, { toSeq: bounds.lastSeq });
       } else {
+        this.deps.metrics?.replayOutOfRange();
         outOfRange = { replayFrom: f.replay_from, firstSeq: bounds.firstSeq, lastSeq: bounds.lastSeq };
       }
     }
@@ -310,6 +321,7 @@ export class AttachHandler {
     }
     if (replay) {
       for (const e of replay) hub.sendFrame(conn, serializeEntry(e));
+      this.deps.metrics?.replayFramesServed(replay.length);
       from = Math.max(conn.position, Math.min(from, f.replay_from ?? from));
     }
     await this.sendLogRange(conn, from, result.keyframe.anchorSeq);
@@ -328,6 +340,7 @@ export class AttachHandler {
   private async input(conn: Conn, data: Uint8Array): Promise<void> {
     if (!canControl(conn.principal)) throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control');
     if (conn.role !== 'controller') throw new BindingError('PERMISSION_DENIED', 'observers cannot send input');
+    this.deps.hubs.get(conn.sessionId)?.markInput();
     try {
       await this.deps.control.input(conn.sessionId, conn.clientId, data);
     } catch (err) {
@@ -452,8 +465,10 @@ export class AttachHandler {
     const hub = this.hub(conn);
     const replayFrom = f.replay_from ?? undefined;
     if (replayFrom !== undefined) {
+      this.deps.metrics?.replayRequested();
       const bounds = await this.deps.log.bounds(conn.sessionId);
       if (!replayInRange(replayFrom, bounds)) {
+        this.deps.metrics?.replayOutOfRange();
         throw new BindingError(
           'REPLAY_OUT_OF_RANGE',
           `replay_from ${replayFrom} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`,

@@ -1,4 +1,5 @@
 import type { FrameLog, LogEntry, Unsubscribe } from '@pty-ws/ports';
+import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry';
 import type { Logger } from '../logger';
 import type { TemplatedApp } from '../uws';
 import type { Conn } from './connection';
@@ -16,7 +17,11 @@ export interface HubOptions {
   slowConsumerBytes: number;
   onLagged: (conn: Conn) => void;
   onEntry?: (entry: LogEntry) => void;
+  metrics?: EdgeMetrics;
 }
+
+/** An input older than this had no echo: the next Output is not its answer. */
+const ECHO_WINDOW_MS = 5000;
 
 export function topicFor(sessionId: string, binary: boolean): string {
   return `${binary ? 'b' : 'j'}:${sessionId}`;
@@ -42,6 +47,8 @@ export class SessionHub {
   private readonly catchingUp = new Set<Conn>();
   /** Counters for the sessions API: how often replay had to leave the hot window. */
   hotMisses = 0;
+  /** performance.now() of the oldest input not yet followed by Output (0: none), for echo latency. */
+  private inputAt = 0;
 
   constructor(
     readonly sessionId: string,
@@ -95,7 +102,7 @@ export class SessionHub {
     const frame = serializeEntry(entry);
     this.remember(frame);
     this.head = entry.seq;
-    const { app } = this.opts;
+    const { app, metrics } = this.opts;
     if (frame.taskId !== undefined) {
       app.publish(`t:${this.sessionId}:${frame.taskId}`, frame.json, false);
     } else {
@@ -103,6 +110,7 @@ export class SessionHub {
       if (frame.binary) app.publish(`b:${this.sessionId}`, frame.binary, true);
       else app.publish(`b:${this.sessionId}`, frame.json, false);
     }
+    if (metrics) this.countPublished(metrics, entry, frame);
     for (const conn of this.conns) {
       if (conn.live) {
         conn.position = entry.seq;
@@ -114,6 +122,34 @@ export class SessionHub {
       for (const conn of [...this.pending]) if (conn.position <= this.head) void this.catchUp(conn);
     }
     this.opts.onEntry?.(entry);
+  }
+
+  /** Metrics per frame and format published, never per socket: uWS knows the subscriber counts. */
+  private countPublished(metrics: EdgeMetrics, entry: LogEntry, frame: SerializedFrame): void {
+    const { app } = this.opts;
+    const kind: FrameKind =
+      entry.type === 'output'
+        ? 'output'
+        : frameKindOf(typeof entry.payload['kind'] === 'string' ? entry.payload['kind'] : entry.op);
+    if (frame.taskId !== undefined) {
+      const n = app.numSubscribers(`t:${this.sessionId}:${frame.taskId}`);
+      if (n > 0) metrics.frameOut(kind, frame.json.length, n);
+    } else {
+      const json = app.numSubscribers(`j:${this.sessionId}`);
+      if (json > 0) metrics.frameOut(kind, frame.json.length, json);
+      const binary = app.numSubscribers(`b:${this.sessionId}`);
+      if (binary > 0) metrics.frameOut(kind, frame.binary ? frame.binary.length : frame.json.length, binary);
+    }
+    if (kind === 'output' && this.inputAt !== 0) {
+      const ms = performance.now() - this.inputAt;
+      this.inputAt = 0;
+      if (ms <= ECHO_WINDOW_MS) metrics.echoLatency(ms / 1000);
+    }
+  }
+
+  /** An input frame for this session arrived: the next Output published is its echo. */
+  markInput(): void {
+    if (this.opts.metrics && this.inputAt === 0) this.inputAt = performance.now();
   }
 
   private remember(frame: SerializedFrame): void {
@@ -171,6 +207,7 @@ export class SessionHub {
           return;
         }
         this.hotMisses++;
+        this.opts.metrics?.hotWindowMiss();
         const entries = await this.opts.log.read(this.sessionId, conn.position, { toSeq: this.head, limit: 500 });
         if (entries.length === 0) {
           conn.position = this.head; // trimmed away meanwhile: nothing more to send
@@ -203,6 +240,7 @@ export class SessionHub {
   private skipForward(conn: Conn): void {
     this.goOffline(conn);
     conn.lagged = true;
+    this.opts.metrics?.lagSkip();
     this.opts.onLagged(conn);
   }
 

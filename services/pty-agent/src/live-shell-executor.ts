@@ -1,0 +1,219 @@
+import type { PtyProcess } from '@pty-ws/ports';
+import { ShellMarkParser, type ShellMark } from './shell-marks';
+import type { CommandResult, RunningCommand, TaskExecutor } from './task-executor';
+
+export interface LiveShellOptions {
+  /** A typed command is interrupted (Ctrl-C) and the task FAILED after this long. */
+  timeoutMs: number;
+  /** Output kept as the task's artifact; the head is dropped first. */
+  outputLimit: number;
+  /** How long a task waits for the shell's prompt; past it a never-marked shell counts as not set up. */
+  readyWaitMs?: number;
+}
+
+const DEFAULT_READY_WAIT_MS = 10_000;
+/** After Ctrl-C (cancel, timeout) the shell gets this long to report the command's end. */
+const INTERRUPT_GRACE_MS = 3000;
+const CTRL_C = Uint8Array.of(0x03);
+/** Ctrl-U: clears whatever a person had half-typed at the prompt, so it is not prefixed to the task. */
+const CTRL_U = Uint8Array.of(0x15);
+
+const ESCAPES =
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOc]/g;
+
+/** The visible text of terminal output: escape sequences removed, line ends normalized. */
+export function terminalText(raw: string): string {
+  return raw
+    .replace(ESCAPES, '')
+    .replace(/\r+\n/g, '\n')
+    .replace(/\r/g, '');
+}
+
+type ShellState = 'unknown' | 'prompt' | 'busy';
+
+interface Typed {
+  chunks: Buffer[];
+  /** Bytes kept after a C mark; undefined until the shell reports one. */
+  afterStart: Buffer[] | undefined;
+  done(exitCode: number | null): void;
+}
+
+/**
+ * Runs a task by typing it into the session's interactive shell, so every observer sees it run.
+ * Completion and exit status come from the agent-installed shell integration (OSC 133 `D;<exit>`
+ * then `A` at the next prompt). One command at a time: later tasks wait for the prompt. A shell
+ * that never produced a mark (not set up by the agent, or an integration its rc files undid)
+ * falls back to the process executor. Cancel and timeout send Ctrl-C, which leaves the shell usable.
+ */
+export class LiveShellExecutor implements TaskExecutor {
+  private readonly parser = new ShellMarkParser();
+  private state: ShellState = 'unknown';
+  private marked = false;
+  private closed = false;
+  private readonly startedAt = Date.now();
+  private typed: Typed | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly wakers = new Set<() => void>();
+
+  constructor(
+    private readonly proc: PtyProcess,
+    private readonly integrated: boolean,
+    private readonly fallback: TaskExecutor,
+    private readonly opts: LiveShellOptions,
+  ) {
+    proc.onData((data) => this.onData(data));
+    proc.onExit(() => {
+      this.closed = true;
+      this.typed?.done(null);
+      this.wake();
+    });
+  }
+
+  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand {
+    if (!this.integrated) return this.fallback.run(command, opts);
+    let canceled = false;
+    let timedOut = false;
+    let inner: RunningCommand | undefined;
+    let interrupt: (() => void) | undefined;
+    const result = new Promise<CommandResult>((resolve) => {
+      const ended = (exitCode: number | null, output: string, truncated = false) =>
+        resolve({ exitCode, signal: null, output, truncated, timedOut, canceled });
+      this.queue = this.queue.then(async () => {
+        if (canceled) return ended(null, '');
+        if (!(await this.prompt())) {
+          if (!this.marked && !this.closed) {
+            inner = this.fallback.run(command, opts);
+            if (canceled) inner.cancel();
+            return resolve(await inner.result);
+          }
+          return ended(null, this.closed ? 'the session has closed' : "the session's shell stayed busy");
+        }
+        const { exitCode, output, truncated } = await this.type(command, (fn) => (interrupt = fn), () => {
+          timedOut = true;
+        });
+        ended(exitCode, output, truncated);
+      });
+    });
+    return {
+      result,
+      cancel: () => {
+        canceled = true;
+        inner?.cancel();
+        interrupt?.();
+      },
+    };
+  }
+
+  /** Waits until the shell shows its prompt; false when it did not within the ready wait. */
+  private async prompt(): Promise<boolean> {
+    const wait = this.opts.readyWaitMs ?? DEFAULT_READY_WAIT_MS;
+    // A shell that has been up for the whole wait without a single mark is not going to mark.
+    const deadline = this.marked ? Date.now() + wait : this.startedAt + wait;
+    while (this.state !== 'prompt' && !this.closed) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const waker = () => {
+          clearTimeout(timer);
+          this.wakers.delete(waker);
+          resolve();
+        };
+        const timer = setTimeout(waker, left);
+        this.wakers.add(waker);
+      });
+    }
+    return !this.closed;
+  }
+
+  private type(
+    command: string,
+    setInterrupt: (fn: () => void) => void,
+    onTimeout: () => void,
+  ): Promise<{ exitCode: number | null; output: string; truncated: boolean }> {
+    return new Promise((resolve) => {
+      let finished = false;
+      let grace: NodeJS.Timeout | undefined;
+      const interrupt = () => {
+        if (finished || grace) return;
+        this.write(CTRL_C);
+        // A shell that does not come back after Ctrl-C still ends the task.
+        grace = setTimeout(() => typed.done(null), INTERRUPT_GRACE_MS);
+        grace.unref();
+      };
+      const timer = setTimeout(() => {
+        onTimeout();
+        interrupt();
+      }, this.opts.timeoutMs);
+      timer.unref();
+      const typed: Typed = {
+        chunks: [],
+        afterStart: undefined,
+        done: (exitCode) => {
+          if (finished) return;
+          finished = true;
+          clearTimeout(timer);
+          if (grace) clearTimeout(grace);
+          this.typed = undefined;
+          resolve({ exitCode, ...this.artifact(typed) });
+        },
+      };
+      this.typed = typed;
+      this.state = 'busy';
+      setInterrupt(interrupt);
+      // Several lines become one compound command: one D mark, and the last line's status.
+      const line = command.includes('\n') ? `{ ${command}\n}` : command;
+      this.write(CTRL_U);
+      this.write(Buffer.from(`${line}\r`, 'utf8'));
+    });
+  }
+
+  /** What the command printed: after its C mark, else after the echo of the typed line. */
+  private artifact(typed: Typed): { output: string; truncated: boolean } {
+    let text: string;
+    if (typed.afterStart) text = terminalText(Buffer.concat(typed.afterStart).toString('utf8'));
+    else {
+      const all = terminalText(Buffer.concat(typed.chunks).toString('utf8'));
+      const nl = all.indexOf('\n');
+      text = nl < 0 ? '' : all.slice(nl + 1);
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length <= this.opts.outputLimit) return { output: text, truncated: false };
+    return { output: bytes.subarray(bytes.length - this.opts.outputLimit).toString('utf8'), truncated: true };
+  }
+
+  private write(data: Uint8Array): void {
+    try {
+      this.proc.write(data);
+    } catch {
+      /* the session is closing; its exit ends the task */
+    }
+  }
+
+  private onData(data: Uint8Array): void {
+    for (const seg of this.parser.push(data)) {
+      if ('mark' in seg) this.onMark(seg.mark);
+      else if (this.typed) {
+        this.typed.chunks.push(seg.text);
+        this.typed.afterStart?.push(seg.text);
+      }
+    }
+  }
+
+  private onMark(mark: ShellMark): void {
+    this.marked = true;
+    if (mark.kind === 'A') {
+      this.state = 'prompt';
+      this.wake();
+    } else if (mark.kind === 'C') {
+      this.state = 'busy';
+      if (this.typed && !this.typed.afterStart) this.typed.afterStart = [];
+    } else if (mark.kind === 'D') {
+      this.state = 'busy'; // until the A that follows: the prompt is not drawn yet
+      this.typed?.done(mark.exitCode ?? null);
+    }
+  }
+
+  private wake(): void {
+    for (const w of [...this.wakers]) w();
+  }
+}

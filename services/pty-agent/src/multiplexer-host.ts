@@ -1,0 +1,125 @@
+import type { ManagedPtyHost, PtyExit, SessionSpec } from '@pty-ws/ports';
+import type { TerminalSize } from '@pty-ws/protocol';
+import { ManagedProcess, type SessionEnder } from './managed-process';
+import { NodePtyHost } from './node-pty-host';
+import type { ManagedBackend } from './session-host-capabilities';
+import type { StatusFiles } from './status-files';
+
+/** How the agent's node-pty client is started: creating the session attached, or attaching. */
+export interface ClientCommand {
+  argv: string[];
+  env: Record<string, string>;
+}
+
+/** One multiplexer program (tmux, screen) as the host drives it. */
+export interface Multiplexer extends SessionEnder {
+  readonly backend: ManagedBackend;
+  readonly files: StatusFiles;
+  /** Creates the private directories and configuration (idempotent; before the first session). */
+  prepare(): void;
+  /** A client that creates the named session running the spec's program, attached from the start. */
+  createCommand(name: string, spec: SessionSpec): ClientCommand;
+  attachCommand(name: string): ClientCommand | Promise<ClientCommand>;
+  /** The program's pid once the session exists, else undefined. */
+  programPid(name: string): Promise<number | undefined>;
+  /** Names of the sessions on this agent's private socket. */
+  list(): Promise<string[]>;
+}
+
+/** Multiplexer session names are pty-ws session ids; both programs choke on `.`, `:` and spaces. */
+const SESSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const START_TIMEOUT_MS = 5000;
+const START_POLL_MS = 15;
+const CSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+/**
+ * A managed backend: the program runs in a multiplexer session named after the pty-ws session,
+ * and the agent attaches a node-pty client to it (NodePtyHost, so the drain-before-exit
+ * guarantee holds for the client too). The session outlives the client, which is what lets a
+ * restarted agent re-attach.
+ */
+export class MultiplexerHost implements ManagedPtyHost {
+  private prepared = false;
+
+  constructor(
+    private readonly mux: Multiplexer,
+    private readonly clients = new NodePtyHost(),
+  ) {}
+
+  get backend(): ManagedBackend {
+    return this.mux.backend;
+  }
+
+  async spawn(sessionId: string, spec: SessionSpec): Promise<ManagedProcess> {
+    if (!SESSION_NAME.test(sessionId)) {
+      throw new Error(`session id '${sessionId}' cannot name a ${this.backend} session (use A-Z a-z 0-9 _ -)`);
+    }
+    this.prepare();
+    if ((await this.mux.list()).includes(sessionId)) {
+      throw new Error(`a ${this.backend} session named ${sessionId} already exists`);
+    }
+    this.mux.files.remove(sessionId); // leftovers of an earlier session with this id
+    this.mux.files.writeSize(sessionId, spec.size);
+    const proc = this.start(sessionId, spec, this.mux.createCommand(sessionId, spec), spec.size);
+    await this.started(proc);
+    return proc;
+  }
+
+  async reattach(sessionId: string, spec: SessionSpec): Promise<{ proc: ManagedProcess; size: TerminalSize }> {
+    this.prepare();
+    // The size the previous agent last gave it, so attaching does not resize the program.
+    const size = this.mux.files.readSize(sessionId) ?? spec.size;
+    const proc = this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
+    await this.started(proc);
+    return { proc, size };
+  }
+
+  list(): Promise<string[]> {
+    return this.mux.list();
+  }
+
+  async exitOf(sessionId: string): Promise<PtyExit | undefined> {
+    return this.mux.files.readStatus(sessionId);
+  }
+
+  async discard(sessionId: string): Promise<void> {
+    await this.mux.killSession(sessionId);
+    this.mux.files.remove(sessionId);
+  }
+
+  private prepare(): void {
+    if (this.prepared) return;
+    this.mux.prepare();
+    this.prepared = true;
+  }
+
+  private start(name: string, spec: SessionSpec, cmd: ClientCommand, size: TerminalSize): ManagedProcess {
+    const client = this.clients.spawn(name, {
+      ...spec,
+      argv: cmd.argv,
+      env: cmd.env,
+      size,
+      backend: 'native',
+      sessionClass: 'direct',
+    });
+    return new ManagedProcess(client, name, this.mux, this.mux.files);
+  }
+
+  /** Resolves once the multiplexer reports the program's pid; rejects with the client's complaint. */
+  private async started(proc: ManagedProcess): Promise<void> {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      const pid = await this.mux.programPid(proc.name);
+      if (pid !== undefined) {
+        proc.pid = pid;
+        return;
+      }
+      if (proc.exited || Date.now() > deadline) {
+        proc.kill();
+        const why = proc.earlyText().replace(CSI, '').trim();
+        throw new Error(`${this.backend} did not start the session${why ? `: ${why}` : ''}`);
+      }
+      await new Promise((r) => setTimeout(r, START_POLL_MS));
+    }
+  }
+}
