@@ -95,7 +95,9 @@ describe('REST control plane', () => {
   });
 
   it('unsupported backends and classes fail closed with *.not_implemented (§5.1.1)', async () => {
-    for (const backend of ['tmux', 'screen', 'zellij']) {
+    // zellij cannot be installed on this machine, so it is always unsupported; tmux and screen are
+    // supported wherever their binaries exist (tests/session-hosts covers them).
+    for (const backend of ['zellij']) {
       const res = await http(ctx().server, 'POST', '/api/v1/sessions', {
         json: { ...shell(), session_backend: backend, session_class: 'managed' },
       });
@@ -109,7 +111,7 @@ describe('REST control plane', () => {
     expect(pair.status).toBeGreaterThanOrEqual(400);
     expect(pair.text).toMatch(/session_class\.not_implemented|not_implemented/);
     const list = await http(ctx().server, 'GET', '/api/v1/sessions');
-    expect(listOf(list.body, 'sessions').every((x) => !JSON.stringify(x).includes('tmux'))).toBe(true);
+    expect(listOf(list.body, 'sessions').every((x) => !JSON.stringify(x).includes('zellij'))).toBe(true);
   });
 
   it('a pty.join_session naming an unsupported backend fails closed (§5.1.1)', async () => {
@@ -117,7 +119,7 @@ describe('REST control plane', () => {
     const c = await ctx().attach(s.session_id);
     const reply = await c.request('pty.join_session', {
       role: 'controller',
-      session_backend: 'tmux',
+      session_backend: 'zellij',
       session_class: 'managed',
     });
     expect(reply.op).toBe('Error');

@@ -124,8 +124,13 @@ export function envNameList(): Rule<string[]> {
   return {
     expected,
     parse(raw) {
-      const names = raw.split(',').map((n) => n.trim()).filter((n) => n.length > 0);
-      return names.every(isName) ? { ok: true, value: names } : { ok: false, problem: withExpected('invalid', expected) };
+      const names = raw
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n.length > 0);
+      return names.every(isName)
+        ? { ok: true, value: names }
+        : { ok: false, problem: withExpected('invalid', expected) };
     },
     check(value) {
       return Array.isArray(value) && value.every((n) => typeof n === 'string' && isName(n))
@@ -154,8 +159,9 @@ export const postgresUrl = (): Rule<string> =>
 
 /** Dot-separated NATS subject tokens; also used in stream and bucket names. */
 export const subjectPrefix = (): Rule<string> =>
-  text('letters, digits, _ and - (dots separate tokens), e.g. ptyws or prod.ptyws', (v) =>
-    /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(v) && v.length <= 64,
+  text(
+    'letters, digits, _ and - (dots separate tokens), e.g. ptyws or prod.ptyws',
+    (v) => /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(v) && v.length <= 64,
   );
 
 export const sqlIdentifier = (): Rule<string> =>

@@ -20,6 +20,8 @@ describe('loadConfig defaults', () => {
       port: 8080,
       agentMetricsPort: 9464,
       gracePeriodS: 25,
+      natsPrefix: 'ptyws',
+      dbSchema: 'ptyws',
       instanceId: 'local',
       edgeId: expect.stringMatching(new RegExp(`-${process.pid}$`)) as unknown as string,
       agentId: expect.any(String) as unknown as string,
@@ -362,7 +364,15 @@ describe('unknown variables', () => {
 describe('CONFIG_VARIABLES and the README table', () => {
   it('describes every Config field exactly once, with unique PTYWS_ names', () => {
     const fields = CONFIG_VARIABLES.map((v) => v.field);
-    const config = loadConfig({}, { adminToken: 'x'.repeat(16) });
+    // Optional fields are present only when set: set every one of them.
+    const config = loadConfig(
+      {},
+      {
+        adminToken: 'x'.repeat(16),
+        natsUrl: 'nats://127.0.0.1:4222',
+        databaseUrl: 'postgres://postgres@127.0.0.1/x',
+      },
+    );
     expect([...fields].sort()).toEqual(Object.keys(config).sort());
     const names = CONFIG_VARIABLES.map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);

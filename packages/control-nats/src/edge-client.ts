@@ -105,8 +105,11 @@ export class NatsSessionControl implements SessionControl {
   sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task> {
     return this.toOwner(sessionId, 'sendMessage', [sessionId, req], this.opts.taskTimeoutMs ?? 10 * 60_000);
   }
-  startTask(sessionId: string, req: SendMessageRequest): Promise<Task> {
-    return this.toOwner(sessionId, 'startTask', [sessionId, req]);
+  createTask(sessionId: string, req: SendMessageRequest): Promise<Task> {
+    return this.toOwner(sessionId, 'createTask', [sessionId, req]);
+  }
+  runTask(sessionId: string, taskId: string): Promise<void> {
+    return this.toOwner(sessionId, 'runTask', [sessionId, taskId]);
   }
   getTask(sessionId: string, taskId: string, historyLength?: number): Promise<Task> {
     return this.toOwner(sessionId, 'getTask', [sessionId, taskId, historyLength]);

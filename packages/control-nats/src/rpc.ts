@@ -11,7 +11,8 @@ export type ControlMethod =
   | 'resize'
   | 'keyframe'
   | 'sendMessage'
-  | 'startTask'
+  | 'createTask'
+  | 'runTask'
   | 'getTask'
   | 'listTasks'
   | 'cancelTask';

@@ -1,4 +1,4 @@
-import type { TerminalSize } from '@pty-ws/protocol';
+import type { SessionBackend, TerminalSize } from '@pty-ws/protocol';
 import type { SessionSpec } from './registry';
 
 export interface PtyExit {
@@ -16,7 +16,39 @@ export interface PtyProcess {
   kill(signal?: string): void;
 }
 
-/** Starts terminal processes for one backend family (native node-pty, tmux, screen…). */
+/**
+ * Starts terminal processes for one backend family (native node-pty, tmux, screen…). Multiplexer
+ * backends resolve asynchronously: the session must exist before the process counts as started.
+ */
 export interface PtyHost {
-  spawn(sessionId: string, spec: SessionSpec): PtyProcess;
+  spawn(sessionId: string, spec: SessionSpec): PtyProcess | Promise<PtyProcess>;
+}
+
+/**
+ * A process whose program lives in a terminal multiplexer session: the agent only holds a client
+ * attached to it, so it can let go (agent restart) and attach again later.
+ */
+export interface ManagedPtyProcess extends PtyProcess {
+  /** Disconnects the agent's client without ending the program; `onExit` never fires afterwards. */
+  detach(): Promise<void>;
+  /** Resolves once the client's output has gone quiet (after attaching: the repaint is complete). */
+  settled(): Promise<void>;
+}
+
+/** A multiplexer backend (`tmux`, `screen`): sessions named after the pty-ws session id. */
+export interface ManagedPtyHost extends PtyHost {
+  readonly backend: SessionBackend;
+  spawn(sessionId: string, spec: SessionSpec): Promise<ManagedPtyProcess>;
+  /** Session ids that have a live multiplexer session on this agent's private socket. */
+  list(): Promise<string[]>;
+  /** Attaches a fresh client to the existing multiplexer session of `sessionId`. */
+  reattach(sessionId: string, spec: SessionSpec): Promise<{ proc: ManagedPtyProcess; size: TerminalSize }>;
+  /** The program's exit if it ended while no client was attached (a status file left behind). */
+  exitOf(sessionId: string): Promise<PtyExit | undefined>;
+  /** Ends the multiplexer session (if any) and forgets its files. */
+  discard(sessionId: string): Promise<void>;
+}
+
+export function isManagedPtyProcess(proc: PtyProcess): proc is ManagedPtyProcess {
+  return typeof (proc as Partial<ManagedPtyProcess>).detach === 'function';
 }

@@ -3,6 +3,9 @@ import type { ClosedReason, SessionBackend, SessionClass, TerminalSize } from '@
 /** One-way lifecycle: starting → running → closed. */
 export type SessionState = 'starting' | 'running' | 'closed';
 
+/** How a session's A2A tasks run: `/bin/sh -c` beside the PTY, or typed into its interactive shell. */
+export type TaskExecutorKind = 'process' | 'live_shell';
+
 /** What a session was created with; everything the owner needs to (re)start its process. */
 export interface SessionSpec {
   argv: string[];
@@ -11,6 +14,8 @@ export interface SessionSpec {
   size: TerminalSize;
   backend: SessionBackend;
   sessionClass: SessionClass;
+  /** Absent means `process` (records written before the field existed). */
+  taskExecutor?: TaskExecutorKind;
 }
 
 export interface SessionRecord {

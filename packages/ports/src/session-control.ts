@@ -7,7 +7,7 @@ import type {
   Task,
   TerminalSize,
 } from '@pty-ws/protocol';
-import type { SessionRecord } from './registry';
+import type { SessionRecord, TaskExecutorKind } from './registry';
 
 /** A screen snapshot (`vt100-screen-state-v1`) anchored at the last log frame it reflects. */
 export interface Keyframe {
@@ -61,6 +61,8 @@ export interface CreateSessionRequest {
   size?: TerminalSize;
   backend?: SessionBackend;
   sessionClass?: SessionClass;
+  /** Default `process`; `live_shell` types tasks into the session's shell (agent-installed integration). */
+  taskExecutor?: TaskExecutorKind;
   /** Place on this agent; any live agent for the instance when omitted. */
   agentId?: string;
 }
@@ -68,7 +70,7 @@ export interface CreateSessionRequest {
 export interface SendMessageRequest {
   message: Message;
   serviceParameters?: ServiceParameters;
-  /** Chosen by the edge for streaming sends, so it can acknowledge before the first update. */
+  /** Optional id chosen by the caller (must be unique). */
   taskId?: string;
 }
 
@@ -97,8 +99,10 @@ export interface SessionControl {
 
   /** Runs the message as a task and resolves with its snapshot once it reached a final state. */
   sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task>;
-  /** Starts the task and resolves once it is WORKING; updates follow through the frame log. */
-  startTask(sessionId: string, req: SendMessageRequest): Promise<Task>;
+  /** Persists the task as SUBMITTED without running it or emitting any frame. */
+  createTask(sessionId: string, req: SendMessageRequest): Promise<Task>;
+  /** Runs a created task; its updates (WORKING first) follow through the frame log. */
+  runTask(sessionId: string, taskId: string): Promise<void>;
   getTask(sessionId: string, taskId: string, historyLength?: number): Promise<Task>;
   listTasks(
     sessionId: string,

@@ -3,6 +3,7 @@
  * later run against a cluster; only `embedded` (one process, in-memory adapters) exists now.
  */
 import type { Config } from '@pty-ws/config';
+import { startCluster } from './cluster';
 
 /** What the suite needs from a running node (structurally the standalone `RunningNode`). */
 export interface NodeHandle {
@@ -16,7 +17,7 @@ export interface NodeHandle {
   stop(): Promise<void>;
 }
 
-export type TestMode = 'embedded';
+export type TestMode = 'embedded' | 'cluster';
 
 export interface TestServer {
   readonly mode: TestMode;
@@ -48,7 +49,9 @@ export function testDefaults(): Partial<Config> {
 
 export function testMode(): TestMode {
   const mode = process.env['PTYWS_TEST_MODE'] ?? 'embedded';
-  if (mode !== 'embedded') throw new Error(`PTYWS_TEST_MODE=${mode} is not supported yet (only 'embedded')`);
+  if (mode !== 'embedded' && mode !== 'cluster') {
+    throw new Error(`PTYWS_TEST_MODE=${mode} is not supported (embedded or cluster)`);
+  }
   return mode;
 }
 
@@ -91,6 +94,7 @@ function loadStartNode(): StartNode {
 
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const mode = testMode();
+  if (mode === 'cluster') return startClusterTestServer({ ...testDefaults(), ...overrides });
   // An empty environment: the caller's PTYWS_* variables must not leak into the server under test.
   const logger = testLogger();
   const node = await loadStartNode()({ ...testDefaults(), ...overrides }, { env: {}, ...(logger ? { logger } : {}) });
@@ -107,5 +111,26 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     attachUrl: (sessionId, instanceId = node.instanceId) =>
       `${wsUrl}/agents/${encodeURIComponent(instanceId)}/sessions/${encodeURIComponent(sessionId)}/attach`,
     stop: () => (stopping ??= node.stop()),
+  };
+}
+
+/** Cluster mode: attach URLs alternate between the two edges, REST goes to the first. */
+async function startClusterTestServer(overrides: Partial<Config>): Promise<TestServer> {
+  const { logLevel: _ignored, ...rest } = overrides;
+  const cluster = await startCluster({ ...rest, logLevel: 'warn' });
+  let next = 0;
+  let stopping: Promise<void> | undefined;
+  return {
+    mode: 'cluster',
+    node: cluster,
+    httpUrl: cluster.httpUrl,
+    wsUrl: cluster.wsUrl,
+    instanceId: cluster.instanceId,
+    adminToken: cluster.adminToken,
+    attachUrl: (sessionId, instanceId = cluster.instanceId) => {
+      const base = cluster.edgeWsUrls[next++ % cluster.edgeWsUrls.length];
+      return `${base}/agents/${encodeURIComponent(instanceId)}/sessions/${encodeURIComponent(sessionId)}/attach`;
+    },
+    stop: () => (stopping ??= cluster.stop()),
   };
 }

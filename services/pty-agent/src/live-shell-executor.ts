@@ -14,27 +14,45 @@ export interface LiveShellOptions {
 const DEFAULT_READY_WAIT_MS = 10_000;
 /** After Ctrl-C (cancel, timeout) the shell gets this long to report the command's end. */
 const INTERRUPT_GRACE_MS = 3000;
+/**
+ * After the D mark the command's last output may still be on its way: a multiplexer sends the
+ * marks (passthrough) at once but may draw text a little later. Done once the next prompt's A
+ * mark is in and the output has been quiet this long, or at the cap.
+ */
+const TAIL_QUIET_MS = 40;
+const TAIL_MAX_MS = 1000;
 const CTRL_C = Uint8Array.of(0x03);
-/** Ctrl-U: clears whatever a person had half-typed at the prompt, so it is not prefixed to the task. */
-const CTRL_U = Uint8Array.of(0x15);
+/**
+ * Clears whatever a person had half-typed at the prompt, so it is not prefixed to the task:
+ * readline's Ctrl-A Ctrl-K (Ctrl-U would ring the bell on an empty line), the terminal's own
+ * line-kill character (Ctrl-U) for shells that read through the tty's line editing.
+ */
+const CLEAR_LINE = { bash: Uint8Array.of(0x01, 0x0b), posix: Uint8Array.of(0x15) } as const;
+
+export type LiveShellKind = keyof typeof CLEAR_LINE;
 
 const ESCAPES =
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOc]/g;
 
 /** The visible text of terminal output: escape sequences removed, line ends normalized. */
 export function terminalText(raw: string): string {
-  return raw
-    .replace(ESCAPES, '')
-    .replace(/\r+\n/g, '\n')
-    .replace(/\r/g, '');
+  return raw.replace(ESCAPES, '').replace(/\r+\n/g, '\n').replace(/\r/g, '');
 }
 
 type ShellState = 'unknown' | 'prompt' | 'busy';
 
 interface Typed {
+  /** Output from typing the line up to the D mark. */
   chunks: Buffer[];
-  /** Bytes kept after a C mark; undefined until the shell reports one. */
-  afterStart: Buffer[] | undefined;
+  /** Index into chunks where the C mark came; undefined when the shell reports none. */
+  startAt: number | undefined;
+  /** The D mark's status once it came; output after it goes to `tail`. */
+  ended: { exitCode: number | null } | undefined;
+  tail: Buffer[];
+  lastDataAt: number;
+  /** The D mark: the command ended; completion follows once its output has settled. */
+  end(exitCode: number | null): void;
+  /** Completes the task now (settled, interrupted without an answer, or the session closed). */
   done(exitCode: number | null): void;
 }
 
@@ -47,6 +65,7 @@ interface Typed {
  */
 export class LiveShellExecutor implements TaskExecutor {
   private readonly parser = new ShellMarkParser();
+  private readonly integrated: boolean;
   private state: ShellState = 'unknown';
   private marked = false;
   private closed = false;
@@ -57,10 +76,12 @@ export class LiveShellExecutor implements TaskExecutor {
 
   constructor(
     private readonly proc: PtyProcess,
-    private readonly integrated: boolean,
+    /** The shell the agent set up, or undefined when it set up none (tasks then fall back). */
+    private readonly shell: LiveShellKind | undefined,
     private readonly fallback: TaskExecutor,
     private readonly opts: LiveShellOptions,
   ) {
+    this.integrated = shell !== undefined;
     proc.onData((data) => this.onData(data));
     proc.onExit(() => {
       this.closed = true;
@@ -88,9 +109,13 @@ export class LiveShellExecutor implements TaskExecutor {
           }
           return ended(null, this.closed ? 'the session has closed' : "the session's shell stayed busy");
         }
-        const { exitCode, output, truncated } = await this.type(command, (fn) => (interrupt = fn), () => {
-          timedOut = true;
-        });
+        const { exitCode, output, truncated } = await this.type(
+          command,
+          (fn) => (interrupt = fn),
+          () => {
+            timedOut = true;
+          },
+        );
         ended(exitCode, output, truncated);
       });
     });
@@ -134,7 +159,7 @@ export class LiveShellExecutor implements TaskExecutor {
       let finished = false;
       let grace: NodeJS.Timeout | undefined;
       const interrupt = () => {
-        if (finished || grace) return;
+        if (finished || grace || typed.ended) return;
         this.write(CTRL_C);
         // A shell that does not come back after Ctrl-C still ends the task.
         grace = setTimeout(() => typed.done(null), INTERRUPT_GRACE_MS);
@@ -145,16 +170,33 @@ export class LiveShellExecutor implements TaskExecutor {
         interrupt();
       }, this.opts.timeoutMs);
       timer.unref();
+      let settle: NodeJS.Timeout | undefined;
       const typed: Typed = {
         chunks: [],
-        afterStart: undefined,
+        startAt: undefined,
+        ended: undefined,
+        tail: [],
+        lastDataAt: Date.now(),
+        end: (exitCode) => {
+          if (typed.ended) return;
+          typed.ended = { exitCode };
+          const endedAt = Date.now();
+          const check = () => {
+            const now = Date.now();
+            const quiet = this.state === 'prompt' && now - typed.lastDataAt >= TAIL_QUIET_MS;
+            if (quiet || now - endedAt >= TAIL_MAX_MS) typed.done(exitCode);
+            else settle = setTimeout(check, TAIL_QUIET_MS / 2);
+          };
+          check();
+        },
         done: (exitCode) => {
           if (finished) return;
           finished = true;
           clearTimeout(timer);
           if (grace) clearTimeout(grace);
+          if (settle) clearTimeout(settle);
           this.typed = undefined;
-          resolve({ exitCode, ...this.artifact(typed) });
+          resolve({ exitCode: typed.ended ? typed.ended.exitCode : exitCode, ...this.artifact(typed) });
         },
       };
       this.typed = typed;
@@ -162,20 +204,24 @@ export class LiveShellExecutor implements TaskExecutor {
       setInterrupt(interrupt);
       // Several lines become one compound command: one D mark, and the last line's status.
       const line = command.includes('\n') ? `{ ${command}\n}` : command;
-      this.write(CTRL_U);
+      this.write(CLEAR_LINE[this.shell ?? 'posix']);
       this.write(Buffer.from(`${line}\r`, 'utf8'));
     });
   }
 
-  /** What the command printed: after its C mark, else after the echo of the typed line. */
+  /**
+   * What the command printed: from its C mark (else from after the echo of the typed line) to
+   * the next prompt, which is the last, unterminated line and is left out.
+   */
   private artifact(typed: Typed): { output: string; truncated: boolean } {
-    let text: string;
-    if (typed.afterStart) text = terminalText(Buffer.concat(typed.afterStart).toString('utf8'));
-    else {
-      const all = terminalText(Buffer.concat(typed.chunks).toString('utf8'));
-      const nl = all.indexOf('\n');
-      text = nl < 0 ? '' : all.slice(nl + 1);
+    const started = typed.startAt !== undefined;
+    const body = Buffer.concat([...typed.chunks.slice(typed.startAt ?? 0), ...typed.tail]);
+    let text = terminalText(body.toString('utf8'));
+    if (!started) {
+      const nl = text.indexOf('\n');
+      text = nl < 0 ? '' : text.slice(nl + 1);
     }
+    if (!text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length <= this.opts.outputLimit) return { output: text, truncated: false };
     return { output: bytes.subarray(bytes.length - this.opts.outputLimit).toString('utf8'), truncated: true };
@@ -193,8 +239,8 @@ export class LiveShellExecutor implements TaskExecutor {
     for (const seg of this.parser.push(data)) {
       if ('mark' in seg) this.onMark(seg.mark);
       else if (this.typed) {
-        this.typed.chunks.push(seg.text);
-        this.typed.afterStart?.push(seg.text);
+        this.typed.lastDataAt = Date.now();
+        (this.typed.ended ? this.typed.tail : this.typed.chunks).push(seg.text);
       }
     }
   }
@@ -206,10 +252,12 @@ export class LiveShellExecutor implements TaskExecutor {
       this.wake();
     } else if (mark.kind === 'C') {
       this.state = 'busy';
-      if (this.typed && !this.typed.afterStart) this.typed.afterStart = [];
+      if (this.typed && !this.typed.ended && this.typed.startAt === undefined) {
+        this.typed.startAt = this.typed.chunks.length;
+      }
     } else if (mark.kind === 'D') {
       this.state = 'busy'; // until the A that follows: the prompt is not drawn yet
-      this.typed?.done(mark.exitCode ?? null);
+      this.typed?.end(mark.exitCode ?? null);
     }
   }
 

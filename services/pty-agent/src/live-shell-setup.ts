@@ -32,6 +32,5 @@ export function liveShellExecutor(
 ): TaskExecutor | undefined {
   if (spec.taskExecutor !== 'live_shell' || !config) return undefined;
   // Same decision as launchSpec made when the session started (also after an agent restart).
-  const integrated = withShellIntegration(spec, config.integrationDir).integrated;
-  return new LiveShellExecutor(proc, integrated, fallback, config);
+  return new LiveShellExecutor(proc, withShellIntegration(spec, config.integrationDir).kind, fallback, config);
 }

@@ -13,11 +13,17 @@ async function main(): Promise<void> {
   const metrics = new Metrics({ labels: { agent: config.agentId } });
 
   const orphans = await closeOrphanedSessions(config.agentId, config.instanceId, backend.pg.sessions, backend.log);
-  if (orphans.length > 0) logger.warn({ sessions: orphans }, 'closed sessions whose processes died with the previous agent');
+  if (orphans.length > 0)
+    logger.warn({ sessions: orphans }, 'closed sessions whose processes died with the previous agent');
 
   const manager = createSessionManager(
     config,
-    { registry: backend.pg.sessions, log: backend.log, membershipStore: backend.membership, taskStore: backend.pg.tasks },
+    {
+      registry: backend.pg.sessions,
+      log: backend.log,
+      membershipStore: backend.membership,
+      taskStore: backend.pg.tasks,
+    },
     logger,
     metrics,
   );
@@ -29,7 +35,12 @@ async function main(): Promise<void> {
     logger,
   });
   let stopping = false;
-  const health = await startMetricsServer(metrics.registry, config.host, config.agentMetricsPort, () => !stopping && backend.healthy());
+  const health = await startMetricsServer(
+    metrics.registry,
+    config.host,
+    config.agentMetricsPort,
+    () => !stopping && backend.healthy(),
+  );
   process.stdout.write(
     `pty-ws agent '${config.agentId}' serving instance '${config.instanceId}' (metrics on http://${config.host}:${health.port}/metrics)\n`,
   );

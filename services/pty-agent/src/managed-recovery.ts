@@ -70,7 +70,8 @@ export async function recoverManagedSessions(deps: RecoveryDeps): Promise<Recove
       }
     }
   }
-  if (report.orphans.length > 0) deps.logger.warn({ sessions: report.orphans }, 'multiplexer sessions without a record');
+  if (report.orphans.length > 0)
+    deps.logger.warn({ sessions: report.orphans }, 'multiplexer sessions without a record');
   deps.logger.info(report, 'managed sessions recovered');
   return report;
 }
@@ -85,5 +86,10 @@ async function closeRecord(deps: RecoveryDeps, record: SessionRecord, exit: PtyE
   const exitCode = exit?.exitCode ?? null;
   sequencer.event('pty.session_frame', { kind: 'Closed', exit_code: exitCode, reason });
   await sequencer.flushed();
-  await deps.registry.update(record.sessionId, { state: 'closed', closedAt: Date.now(), exitCode, closedReason: reason });
+  await deps.registry.update(record.sessionId, {
+    state: 'closed',
+    closedAt: Date.now(),
+    exitCode,
+    closedReason: reason,
+  });
 }

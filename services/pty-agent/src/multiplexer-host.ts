@@ -24,6 +24,8 @@ export interface Multiplexer extends SessionEnder {
   programPid(name: string): Promise<number | undefined>;
   /** Names of the sessions on this agent's private socket. */
   list(): Promise<string[]>;
+  /** Lets a program that waits for the agent's client start (tmux); idempotent. */
+  release?(name: string): Promise<void>;
 }
 
 /** Multiplexer session names are pty-ws session ids; both programs choke on `.`, `:` and spaces. */
@@ -62,6 +64,7 @@ export class MultiplexerHost implements ManagedPtyHost {
     this.mux.files.writeSize(sessionId, spec.size);
     const proc = this.start(sessionId, spec, this.mux.createCommand(sessionId, spec), spec.size);
     await this.started(proc);
+    await this.release(proc);
     return proc;
   }
 
@@ -71,6 +74,7 @@ export class MultiplexerHost implements ManagedPtyHost {
     const size = this.mux.files.readSize(sessionId) ?? spec.size;
     const proc = this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
     await this.started(proc);
+    await this.release(proc); // the previous agent may have died before releasing it
     return { proc, size };
   }
 
@@ -103,6 +107,13 @@ export class MultiplexerHost implements ManagedPtyHost {
       sessionClass: 'direct',
     });
     return new ManagedProcess(client, name, this.mux, this.mux.files);
+  }
+
+  /** After the client's first full repaint, so nothing the program emits at start is dropped. */
+  private async release(proc: ManagedProcess): Promise<void> {
+    if (!this.mux.release) return;
+    await proc.settled();
+    await this.mux.release(proc.name);
   }
 
   /** Resolves once the multiplexer reports the program's pid; rejects with the client's complaint. */

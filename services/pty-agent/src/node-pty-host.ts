@@ -63,25 +63,45 @@ function drainBeforeExit(term: pty.IPty, lastDataAt: () => number): void {
   };
 }
 
+/**
+ * Output and exit are held until the first listener attaches: a caller that awaits anything
+ * between spawn and subscribing (a registry write, a log lookup — real I/O in cluster mode) would
+ * otherwise lose the process's first output, which node-pty emits to nobody.
+ */
 class NodePtyProcess implements PtyProcess {
   lastDataAt = Date.now();
+  private readonly dataListeners: Array<(data: Uint8Array) => void> = [];
+  private heldData: Uint8Array[] = [];
+  private readonly exitListeners: Array<(exit: PtyExit) => void> = [];
+  private exited: PtyExit | undefined;
 
   constructor(private readonly term: pty.IPty) {
-    term.onData(() => {
+    // Spawned with encoding null: data arrives as Buffers of raw bytes.
+    term.onData((data) => {
       this.lastDataAt = Date.now();
+      const bytes = data as unknown as Uint8Array;
+      if (this.dataListeners.length === 0) this.heldData.push(bytes);
+      for (const l of this.dataListeners) l(bytes);
+    });
+    term.onExit(({ exitCode, signal }) => {
+      const exit: PtyExit = { exitCode: signal ? null : exitCode, signal: signal ? signal : null };
+      this.exited = exit;
+      for (const l of this.exitListeners) l(exit);
     });
   }
   get pid(): number {
     return this.term.pid;
   }
+  /** The first listener also receives what was held; later ones see output from now on. */
   onData(listener: (data: Uint8Array) => void): void {
-    // Spawned with encoding null: data arrives as Buffers of raw bytes.
-    this.term.onData((data) => listener(data as unknown as Uint8Array));
+    this.dataListeners.push(listener);
+    const held = this.heldData;
+    this.heldData = [];
+    for (const chunk of held) listener(chunk);
   }
   onExit(listener: (exit: PtyExit) => void): void {
-    this.term.onExit(({ exitCode, signal }) =>
-      listener({ exitCode: signal ? null : exitCode, signal: signal ? signal : null }),
-    );
+    this.exitListeners.push(listener);
+    if (this.exited) listener(this.exited);
   }
   write(data: Uint8Array): void {
     this.term.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string);

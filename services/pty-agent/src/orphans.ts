@@ -25,7 +25,12 @@ export async function closeOrphanedSessions(
       op: 'pty.session_frame',
       payload: { kind: 'Closed', exit_code: null, reason: 'instance_terminated', detail: 'the agent restarted' },
     });
-    await registry.update(rec.sessionId, { state: 'closed', closedAt: Date.now(), exitCode: null, closedReason: 'instance_terminated' });
+    await registry.update(rec.sessionId, {
+      state: 'closed',
+      closedAt: Date.now(),
+      exitCode: null,
+      closedReason: 'instance_terminated',
+    });
     closed.push(rec.sessionId);
   }
   return closed;

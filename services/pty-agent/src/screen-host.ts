@@ -77,7 +77,10 @@ class Screen implements Multiplexer {
   }
 
   private clientEnv(spec?: SessionSpec): Record<string, string> {
-    const env: Record<string, string> = { TERM: spec?.env['TERM'] ?? 'xterm-256color', SCREENDIR: this.paths.screenDir };
+    const env: Record<string, string> = {
+      TERM: spec?.env['TERM'] ?? 'xterm-256color',
+      SCREENDIR: this.paths.screenDir,
+    };
     const path = spec?.env['PATH'] ?? process.env['PATH'];
     if (path) env['PATH'] = path;
     return env;

@@ -3,11 +3,7 @@ import type { SessionHostCapabilities } from '@pty-ws/protocol';
 import { agentPaths, type AgentPaths } from './agent-paths';
 import { NodePtyHost } from './node-pty-host';
 import { createScreenHost } from './screen-host';
-import {
-  MULTIPLEXERS,
-  sessionHostCapabilities,
-  type ManagedBackend,
-} from './session-host-capabilities';
+import { MULTIPLEXERS, sessionHostCapabilities, type ManagedBackend } from './session-host-capabilities';
 import { createTmuxHost } from './tmux-host';
 
 export interface SessionHostsOptions {

@@ -215,15 +215,17 @@ export class SessionManager implements SessionControl {
     return this.deps.tasks.send(this.taskContext(this.runtime(sessionId)), req.message, req.serviceParameters);
   }
 
-  /** Starts a task and resolves once it is WORKING (SendStreamingMessage acknowledges early). */
-  async startTask(sessionId: string, req: SendMessageRequest): Promise<Task> {
-    const started = await this.deps.tasks.start(
+  createTask(sessionId: string, req: SendMessageRequest): Promise<Task> {
+    return this.deps.tasks.create(
       this.taskContext(this.runtime(sessionId)),
       req.message,
       req.serviceParameters,
       req.taskId,
     );
-    return started.task;
+  }
+
+  async runTask(sessionId: string, taskId: string): Promise<void> {
+    await this.deps.tasks.run(this.taskContext(this.runtime(sessionId)), taskId);
   }
 
   getTask(sessionId: string, taskId: string, historyLength?: number): Promise<Task> {

@@ -296,7 +296,9 @@ export class SessionRuntime {
 
   /** Logs a Keyframe now (after re-attaching to a managed session), so every client's screen resyncs. */
   resync(): void {
-    if (this.state === 'running') this.logKeyframe();
+    if (this.state !== 'running') return;
+    this.coalescer.flush(); // the repaint may still sit in the coalescer
+    this.logKeyframe();
   }
 
   /**

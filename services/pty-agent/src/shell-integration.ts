@@ -29,7 +29,7 @@ ${OSC_FUNCTION}
 PS1='$(__ptyws_s=$?; __ptyws_osc "D;$__ptyws_s"; __ptyws_osc A; exit "$__ptyws_s")'"\${PS1-\\$ }"
 `;
 
-type ShellKind = 'bash' | 'posix';
+export type ShellKind = 'bash' | 'posix';
 
 const POSIX_SHELLS = new Set(['sh', 'dash', 'ash', 'ksh', 'mksh', 'posh']);
 
@@ -54,12 +54,12 @@ export function writeShellIntegration(dir: string): void {
 
 /**
  * The spec to start a live-shell session with: the session's own spec plus the variables that
- * install the integration. `integrated` is false when argv is not a shell the agent knows how to
- * set up; its tasks then run in the process executor.
+ * install the integration. `kind` is absent when argv is not a shell the agent knows how to set
+ * up; its tasks then run in the process executor.
  */
-export function withShellIntegration(spec: SessionSpec, dir: string): { spec: SessionSpec; integrated: boolean } {
+export function withShellIntegration(spec: SessionSpec, dir: string): { spec: SessionSpec; kind?: ShellKind } {
   const kind = shellKindOf(spec.argv);
-  if (!kind) return { spec, integrated: false };
+  if (!kind) return { spec };
   const env = { ...spec.env };
   if (kind === 'bash') {
     const own = env['PROMPT_COMMAND'];
@@ -69,5 +69,5 @@ export function withShellIntegration(spec: SessionSpec, dir: string): { spec: Se
   } else {
     env['ENV'] = path.join(dir, 'posix.sh');
   }
-  return { spec: { ...spec, env }, integrated: true };
+  return { spec: { ...spec, env }, kind };
 }

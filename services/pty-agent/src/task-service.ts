@@ -44,13 +44,30 @@ export class TaskService {
     return started.done;
   }
 
-  /** Creates and starts the task; resolves as soon as it is WORKING (for the streaming op). */
+  /** Creates and starts the task; resolves as soon as it is WORKING. */
   async start(
     ctx: TaskContext,
     message: Message,
     serviceParameters?: ServiceParameters,
     presetTaskId?: string,
   ): Promise<{ task: Task; done: Promise<Task> }> {
+    const created = await this.create(ctx, message, serviceParameters, presetTaskId);
+    return this.run(ctx, created.id);
+  }
+
+  /** Commands of created tasks that have not been run yet. */
+  private readonly pending = new Map<string, string>();
+
+  /**
+   * Persists the task as SUBMITTED and emits nothing yet: SendStreamingMessage acknowledges a task
+   * that exists before its first update can reach anyone (edges run it afterwards with `run`).
+   */
+  async create(
+    ctx: TaskContext,
+    message: Message,
+    serviceParameters?: ServiceParameters,
+    presetTaskId?: string,
+  ): Promise<Task> {
     const command = textOf(message).trim();
     if (!command) throw new BindingError('INVALID_REQUEST', 'the message has no text part to run');
     if (message.task_id) {
@@ -78,7 +95,20 @@ export class TaskService {
       ...(serviceParameters ? { serviceParameters } : {}),
     };
     await this.store.insert(record);
+    this.pending.set(taskId, command);
+    return record.task;
+  }
+
+  /** Runs a created task: WORKING now, a final state when its command ends. */
+  async run(ctx: TaskContext, taskId: string): Promise<{ task: Task; done: Promise<Task> }> {
+    const command = this.pending.get(taskId);
+    if (command === undefined) {
+      await this.get(ctx.sessionId, taskId); // TASK_NOT_FOUND for unknown ids
+      throw new BindingError('INVALID_REQUEST', `task ${taskId} has already been started`);
+    }
+    this.pending.delete(taskId);
     const working = await this.transition(ctx, taskId, 'WORKING');
+    if (working.status.state !== 'WORKING') return { task: working, done: Promise.resolve(working) }; // canceled first
     const run = (ctx.executor ?? this.executor).run(command, { cwd: ctx.cwd, env: ctx.env });
     this.running.set(taskId, run);
     const done = run.result.then(async (result) => {

@@ -3,7 +3,7 @@ import type { SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from './agent-paths';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
 import { MultiplexerHost } from './multiplexer-host';
-import { runCommand, shellQuote } from './run-command';
+import { runCommand } from './run-command';
 import { StatusFiles } from './status-files';
 
 /** tmux's own terminal description when installed (ncurses-term), else the older screen one. */
@@ -51,6 +51,8 @@ export function tmuxConfig(runDir: string): string {
   ].join('\n');
 }
 
+const startChannel = (name: string) => `ptyws-start-${name}`;
+
 /** Variables tmux sets itself inside the pane (TERM is the inner terminal, not the client's). */
 const TMUX_OWNED_ENV = new Set(['TERM', 'TMUX', 'TMUX_PANE']);
 
@@ -87,8 +89,11 @@ class Tmux implements Multiplexer {
   createCommand(name: string, spec: SessionSpec): ClientCommand {
     const envArgs: string[] = [];
     for (const [k, v] of Object.entries(spec.env)) if (!TMUX_OWNED_ENV.has(k)) envArgs.push('-e', `${k}=${v}`);
-    // tmux runs a single argument through the shell and several directly: keep argv exact.
-    const argv = spec.argv.length === 1 ? [`exec ${shellQuote(spec.argv[0] ?? '')}`] : spec.argv;
+    // The program starts only once the agent's client is attached and drawn (release): tmux
+    // drops passthrough output (the shell integration's first prompt marks) for a client that is
+    // still waiting for its first redraw. Several arguments: tmux runs them without a shell.
+    const gate = '"$0" -S "$1" wait-for "$2"; shift 2; exec "$@"';
+    const argv = ['/bin/sh', '-c', gate, this.program, this.paths.tmuxSocket, startChannel(name), ...spec.argv];
     return {
       argv: [
         this.program,
@@ -116,6 +121,10 @@ class Tmux implements Multiplexer {
 
   private async tmux(args: string[]): Promise<{ code: number | null; stdout: string }> {
     return runCommand(this.program, ['-S', this.paths.tmuxSocket, ...args], this.clientEnv());
+  }
+
+  async release(name: string): Promise<void> {
+    await this.tmux(['wait-for', '-S', startChannel(name)]);
   }
 
   async programPid(name: string): Promise<number | undefined> {

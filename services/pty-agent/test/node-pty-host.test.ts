@@ -50,4 +50,14 @@ describe('NodePtyHost drains output before reporting exit', () => {
     const { exitMs } = await run(['/bin/sh', '-c', 'exit 0']);
     expect(exitMs).toBeLessThan(2000);
   });
+
+  it('holds output and exit for a listener that attaches late (after real I/O)', async () => {
+    const proc = await host.spawn('late', spec(['/bin/sh', '-c', 'echo early-bird']));
+    await new Promise((r) => setTimeout(r, 300)); // the process has printed and exited by now
+    let text = '';
+    const exited = new Promise<void>((resolve) => proc.onExit(() => resolve()));
+    proc.onData((d) => (text += Buffer.from(d).toString()));
+    await exited;
+    expect(text).toContain('early-bird');
+  });
 });

@@ -18,7 +18,6 @@ import {
   newId,
   parseClientFrame,
   rfc3339,
-  textOf,
   type BindingErrorCode,
   type ClientFrame,
   type GoodbyeReason,
@@ -108,6 +107,10 @@ export class AttachHandler {
       },
       'attach',
     );
+    // Frames that arrived while the hello was being prepared are handled now, in order.
+    const held = conn.heldFrames;
+    conn.heldFrames = undefined;
+    for (const f of held ?? []) this.message(conn, f.data, f.isBinary);
   }
 
   /** The socket is gone (any reason): release roles and detach (binding §2.4 detach cleanup). */
@@ -138,6 +141,11 @@ export class AttachHandler {
   // ---- inbound ----------------------------------------------------------------------------------
 
   message(conn: Conn, data: ArrayBuffer, isBinary: boolean): void {
+    if (conn.heldFrames) {
+      // binding_hello must be the first frame (§5.1): nothing is processed before it is sent.
+      conn.heldFrames.push({ data: data.slice(0), isBinary });
+      return;
+    }
     this.deps.metrics?.frameIn(isBinary ? 'binary' : 'json', data.byteLength);
     if (!conn.open || conn.leaving) return;
     if (isBinary) return this.binaryInput(conn, new Uint8Array(data.slice(0)));
@@ -441,20 +449,18 @@ export class AttachHandler {
 
   private async sendStreamingMessage(conn: Conn, f: ClientFrame): Promise<void> {
     const message = normalizeMessage(f.payload['message'] as Message);
-    if (!textOf(message).trim()) throw new BindingError('INVALID_REQUEST', 'the message has no text part to run');
-    const taskId = newId();
-    // Subscribe before the task exists and acknowledge first: the Accepted frame then always
-    // precedes the task's first TaskStatusUpdate on this socket.
-    this.addTaskSubscription(conn, taskId);
-    this.reply(conn, f, 'SendStreamingMessage.Accepted', { task_id: taskId });
+    // Create (SUBMITTED, no frames), then subscribe and acknowledge, then run: the task exists
+    // before anyone hears of it, and Accepted precedes its first TaskStatusUpdate on this socket.
+    const task = await this.deps.control.createTask(conn.sessionId, {
+      message,
+      ...(conn.serviceParameters ? { serviceParameters: conn.serviceParameters } : {}),
+    });
+    this.addTaskSubscription(conn, task.id);
+    this.reply(conn, f, 'SendStreamingMessage.Accepted', { task_id: task.id });
     try {
-      await this.deps.control.startTask(conn.sessionId, {
-        message,
-        taskId,
-        ...(conn.serviceParameters ? { serviceParameters: conn.serviceParameters } : {}),
-      });
+      await this.deps.control.runTask(conn.sessionId, task.id);
     } catch (err) {
-      this.removeTaskSubscription(conn, taskId);
+      this.removeTaskSubscription(conn, task.id);
       throw err;
     }
   }

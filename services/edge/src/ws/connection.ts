@@ -34,4 +34,6 @@ export interface Conn {
   /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
   ptyQueue: Promise<void>;
   leaving: boolean;
+  /** Frames received before binding_hello went out; undefined once it has. */
+  heldFrames?: Array<{ data: ArrayBuffer; isBinary: boolean }>;
 }

@@ -168,6 +168,7 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
     lastKeyframeRequestAt: 0,
     ptyQueue: Promise.resolve(),
     leaving: false,
+    heldFrames: [],
   };
   r.res.cork(() => {
     // Only the selected PTY token is echoed; the bearer entry never is (binding §7.1).
