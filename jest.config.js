@@ -1,5 +1,18 @@
 /** One jest run over every workspace; TypeScript is transpiled per file (tsc -b does the type check). */
-const packages = ['protocol', 'ports', 'config', 'terminal-state', 'adapters-memory', 'client', 'testkit'];
+const packages = [
+  'protocol',
+  'ports',
+  'config',
+  'terminal-state',
+  'adapters-memory',
+  'adapters-nats',
+  'adapters-postgres',
+  'client',
+  'control-nats',
+  'testkit',
+  'telemetry',
+  'ptyctl',
+];
 const services = ['edge', 'pty-agent', 'standalone'];
 const moduleNameMapper = {};
 for (const p of packages) moduleNameMapper[`^@pty-ws/${p}$`] = `<rootDir>/packages/${p}/src`;

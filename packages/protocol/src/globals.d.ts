@@ -9,3 +9,5 @@ declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean });
   decode(input?: Uint8Array): string;
 }
+/** CommonJS require, used only to load ajv lazily (validate.ts); bundlers resolve it statically. */
+declare function require(id: string): unknown;

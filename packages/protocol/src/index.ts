@@ -10,3 +10,4 @@ export * from './ids';
 export * from './frames';
 export { parseClientFrame, FrameRejected, type ClientFrame } from './validate';
 export { BASE64_PATTERN, envelopeSchema, payloadSchemas } from './schemas';
+export * from './session-host';

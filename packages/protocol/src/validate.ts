@@ -1,17 +1,35 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { Envelope } from './envelope';
 import { BindingError } from './errors';
 import { isClientOp, type ClientOp } from './ops';
 import { envelopeSchema, payloadSchemas } from './schemas';
 
-const ajv = new Ajv2020({ allErrors: false, strict: false });
-addFormats(ajv, ['date-time']);
+interface Validators {
+  envelope: ValidateFunction;
+  payloads: Map<string, ValidateFunction>;
+}
 
-const validateEnvelope = ajv.compile(envelopeSchema);
-const validatePayload = new Map<string, ValidateFunction>(
-  Object.entries(payloadSchemas).map(([op, schema]) => [op, ajv.compile(schema)]),
-);
+let compiled: Validators | undefined;
+
+/**
+ * Compiled on first use, not at import: compiling every schema costs ~300 ms, which every CLI
+ * start and browser page paid even when it never validated an inbound frame.
+ */
+function validators(): Validators {
+  if (!compiled) {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { default: Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+    const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const ajv = new Ajv2020({ allErrors: false, strict: false });
+    addFormats(ajv, ['date-time']);
+    compiled = {
+      envelope: ajv.compile(envelopeSchema),
+      payloads: new Map(Object.entries(payloadSchemas).map(([op, schema]) => [op, ajv.compile(schema)])),
+    };
+  }
+  return compiled;
+}
 
 export interface ClientFrame extends Envelope<Record<string, unknown>> {
   op: ClientOp;
@@ -62,6 +80,7 @@ export function parseClientFrame(text: string): ClientFrame {
     throw new FrameRejected('INVALID_REQUEST', 'a frame must be a single JSON object', undefined);
   }
   const requestId = readableId(value);
+  const { envelope: validateEnvelope, payloads } = validators();
   if (!validateEnvelope(value)) {
     throw new FrameRejected('INVALID_REQUEST', `malformed envelope: ${describe(validateEnvelope.errors)}`, requestId);
   }
@@ -70,7 +89,7 @@ export function parseClientFrame(text: string): ClientFrame {
     throw new FrameRejected('UNSUPPORTED_OPERATION', `unsupported operation '${frame.op}'`, requestId);
   }
   const payload = frame.payload ?? {};
-  const check = validatePayload.get(frame.op);
+  const check = payloads.get(frame.op);
   if (check && !check(payload)) {
     throw new FrameRejected('INVALID_REQUEST', `invalid ${frame.op} payload: ${describe(check.errors)}`, requestId);
   }

@@ -1,8 +1,7 @@
 /**
  * Read-only access to xterm.js core state that the public API does not expose but a keyframe must
- * carry: the SGR pen, the raw cursor column (which may equal `cols` while a wrap is pending), the
- * scroll region, the DECSC saved cursor, cursor visibility, the mouse report encoding, the cursor
- * shape set by DECSCUSR and the designated character sets.
+ * carry: the SGR pen, the scroll margins, the DECSC saved cursors (both buffers), cursor
+ * visibility, the mouse report encoding, the cursor shape set by DECSCUSR and the character sets.
  *
  * The serialize addon itself reads `_core._inputHandler._curAttrData` the same way (xterm.js issue
  * #3677). Every field is checked at runtime: if an xterm.js upgrade moves one, `readCoreState`

@@ -3,16 +3,18 @@
  *
  * xterm.js leaves a character-less cell carrying the *whole* current pen (inverse, underline, fg
  * colour...) when one half of a wide character is overwritten, or when a wide character does not
- * fit in the last column. The serialize addon writes blank cells with cursor moves / ECH, and ECH
- * only copies the background colour, so an inverse or underlined "hole" comes back plain (e.g. a
- * gap in an inverse status bar). No sequence writes an empty cell with a full pen, so we replay
+ * fit in the last column. Erasing (ECH, which screenPainter.ts uses for blank cells, like the
+ * serialize addon) only copies the background colour, so an inverse or underlined "hole" would come
+ * back plain (e.g. a gap in an inverse status bar). No sequence writes an empty cell with a full
+ * pen, so we replay
  * the same mechanism: put a wide character next to the target and print a narrow one over its other
  * half with the target's pen (xterm.js then blanks the orphaned half with that pen), and finally
  * repaint the neighbour we had to borrow. Runs of such cells are chained so that each step only
  * borrows a cell that is fixed later. Only a row made entirely of such cells cannot be expressed
  * (left as an erase makes it).
  *
- * Runs with insert mode, origin mode and charsets still at their reset values (they come later).
+ * Runs right after the buffer's cells are painted, while insert mode, origin mode, autowrap and
+ * charsets are still at their reset values (they are restored later).
  */
 import type { IBuffer, IBufferLine } from '@xterm/headless';
 import { absoluteSgr, backgroundSgr } from './sgr';

@@ -16,7 +16,7 @@
  * (that borrowed cell is then repainted), so no row can disturb another.
  */
 import type { IBuffer, IBufferCell, IBufferLine } from '@xterm/headless';
-import { absoluteSgr, backgroundSgr, isDefaultAttributes } from './sgr';
+import { absoluteSgr, backgroundSgr, sameAttributes } from './sgr';
 
 function cup(y: number, x: number): string {
   return `\x1b[${y + 1};${x + 1}H`;
@@ -28,7 +28,7 @@ function isBlank(cell: IBufferCell | undefined): cell is IBufferCell {
 
 /** Blank with default attributes: what a reset terminal already has, nothing to write. */
 function isDefaultBlank(cell: IBufferCell | undefined): boolean {
-  return isBlank(cell) && isDefaultAttributes(cell);
+  return isBlank(cell) && cell.isAttributeDefault();
 }
 
 /** The row's cells from column 0: printed characters and erased runs of blank cells. */
@@ -37,21 +37,27 @@ function paintRow(line: IBufferLine, cols: number): string {
   while (end > 0 && isDefaultBlank(line.getCell(end - 1))) end--;
   let out = '';
   let pen = '';
+  // The cell the current pen was computed from: SGR strings are only built when attributes change.
+  let penCell: IBufferCell | undefined;
+  let penBlank = false;
   for (let x = 0; x < end;) {
     const cell = line.getCell(x) as IBufferCell;
-    const sgr = cell.getChars() === '' ? backgroundSgr(cell) : absoluteSgr(cell);
-    if (sgr !== pen) out += sgr;
-    pen = sgr;
-    if (cell.getChars() === '') {
+    const blank = cell.getChars() === '';
+    if (penCell === undefined || blank !== penBlank || !sameAttributes(cell, penCell, blank)) {
+      const sgr = blank ? backgroundSgr(cell) : absoluteSgr(cell);
+      if (sgr !== pen) out += sgr;
+      pen = sgr;
+      penCell = cell;
+      penBlank = blank;
+    }
+    if (blank) {
       // ECH erases with the pen's background only — exactly what a blank cell normally holds
       // (blank cells with more attributes are handled by orphanCells.ts).
       let run = 1;
-      while (
-        x + run < end &&
-        isBlank(line.getCell(x + run)) &&
-        backgroundSgr(line.getCell(x + run) as IBufferCell) === sgr
-      )
+      for (let next = line.getCell(x + run); x + run < end && isBlank(next) && sameAttributes(next, cell, true);) {
         run++;
+        next = line.getCell(x + run);
+      }
       out += `\x1b[${run}X` + (x + run < end ? `\x1b[${run}C` : '');
       x += run;
     } else if (cell.getWidth() === 2 && x + 1 >= cols) {
@@ -59,6 +65,7 @@ function paintRow(line: IBufferLine, cols: number): string {
       // not reflow it): printing it would wrap into the next row, so the column stays blank.
       out += '\x1b[0m\x1b[X';
       pen = '\x1b[0m';
+      penCell = undefined;
       x += 1;
     } else {
       out += cell.getChars();

@@ -1,10 +1,9 @@
 /**
  * Absolute SGR ("pen") encoding of a set of text attributes.
  *
- * The serialize addon only emits SGR *differences* between consecutive cells and, for the pen, a
- * difference against the last cell it wrote. We re-position the cursor (and sometimes re-print a
- * cell) after its output, so we need an encoding that does not depend on what was emitted before:
- * it always starts with `0` (reset) and then sets every attribute that is on.
+ * The serialize addon emits SGR *differences*, and gets some wrong (turning dim off with SGR 22 also
+ * turns bold off). The keyframe is assembled from independent steps (cells, saved cursors, cursor,
+ * pen), so every pen here is absolute: `0` (reset), then every attribute that is on.
  */
 
 /** The attribute getters shared by xterm's public IBufferCell and its internal AttributeData. */
@@ -66,4 +65,25 @@ export function backgroundSgr(attrs: AttributeSource): string {
 /** True when the attributes are the terminal default (what `CSI 0 m` / a reset leaves). */
 export function isDefaultAttributes(attrs: AttributeSource): boolean {
   return absoluteSgr(attrs) === '\x1b[0m';
+}
+
+/** Cheap equality of what absoluteSgr (or, with `backgroundOnly`, backgroundSgr) would encode. */
+export function sameAttributes(a: AttributeSource, b: AttributeSource, backgroundOnly: boolean): boolean {
+  const sameBg =
+    a.isBgRGB() === b.isBgRGB() && a.isBgPalette() === b.isBgPalette() && a.getBgColor() === b.getBgColor();
+  if (!sameBg || backgroundOnly) return sameBg;
+  return (
+    a.isFgRGB() === b.isFgRGB() &&
+    a.isFgPalette() === b.isFgPalette() &&
+    a.getFgColor() === b.getFgColor() &&
+    !a.isBold() === !b.isBold() &&
+    !a.isDim() === !b.isDim() &&
+    !a.isItalic() === !b.isItalic() &&
+    !a.isUnderline() === !b.isUnderline() &&
+    !a.isBlink() === !b.isBlink() &&
+    !a.isInverse() === !b.isInverse() &&
+    !a.isInvisible() === !b.isInvisible() &&
+    !a.isStrikethrough() === !b.isStrikethrough() &&
+    !a.isOverline() === !b.isOverline()
+  );
 }

@@ -4,7 +4,8 @@
  * compiles (module Node16, "type": "commonjs") to `require('@xterm/headless').Terminal` and works;
  * the `module` field (.mjs) is never used by Node's CommonJS loader. The serialize addon's typings
  * import `@xterm/xterm` (the browser package, not installed here); skipLibCheck lets them degrade
- * to `any` for that parameter, and headless' `loadAddon` accepts the addon structurally.
+ * to `any` for that parameter, and headless' `loadAddon` accepts the addon structurally. The addon
+ * supplies the terminal modes of a keyframe (addonModes.ts); cells are painted by screenPainter.ts.
  */
 import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
@@ -24,8 +25,8 @@ export function createHeadlessTerminal(
   scrollback: number,
   onParseError: (error: Error) => void,
 ): HeadlessTerminal {
-  // In @xterm/headless `term.buffer` and `term.parser` are still "proposed" API; the serialize
-  // addon reads the buffer and eraseAboveFix hooks the parser.
+  // In @xterm/headless `term.buffer` and `term.parser` are still "proposed" API; the serializer
+  // reads the buffer and eraseAboveFix hooks the parser.
   const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
   guardParser(term, onParseError);
   installEraseAboveFix(term);

@@ -69,28 +69,35 @@ describe('TerminalState ordering', () => {
     expect(screenLines(await restore(snapSmall))).toEqual(['y'.repeat(20), 'y'.repeat(10), 'prompt$ ', '', '']);
   });
 
-  it('keeps resizes and writes in order across many interleavings', async () => {
-    state = new TerminalState({ cols: 10, rows: 4, scrollback: SERVER_SCROLLBACK });
-    const reference = serverLikeTerminal(10, 4);
-    const sizes: Array<[number, number]> = [
-      [12, 5],
-      [8, 3],
-      [15, 6],
-      [10, 4],
-    ];
-    for (const [i, [cols, rows]] of sizes.entries()) {
-      const text = `${i}:${'#'.repeat(cols + 3)}\r\n`;
-      state.write(utf8(text));
-      state.resize(cols, rows);
-      await writeAsync(reference, text);
-      reference.resize(cols, rows);
-    }
-    const snap = await state.snapshot();
-    expect(snap).toMatchObject({ cols: 10, rows: 4 });
-    const restored = await restore(snap);
-    expect(diffTerminals(reference, restored)).toEqual([]);
-    expect(screenLines(restored).join('|')).toContain('3:#');
-  });
+  // scrollback 0 is raised to 1: with 0, xterm.js corrupts its buffer on this very sequence.
+  it.each([
+    { requested: SERVER_SCROLLBACK, effective: SERVER_SCROLLBACK },
+    { requested: 0, effective: 1 },
+  ])(
+    'keeps resizes and writes in order across many interleavings (scrollback $requested)',
+    async ({ requested, effective }) => {
+      state = new TerminalState({ cols: 10, rows: 4, scrollback: requested });
+      const reference = newTerminal(10, 4, effective);
+      const sizes: Array<[number, number]> = [
+        [12, 5],
+        [8, 3],
+        [15, 6],
+        [10, 4],
+      ];
+      for (const [i, [cols, rows]] of sizes.entries()) {
+        const text = `${i}:${'#'.repeat(cols + 3)}\r\n`;
+        state.write(utf8(text));
+        state.resize(cols, rows);
+        await writeAsync(reference, text);
+        reference.resize(cols, rows);
+      }
+      const snap = await state.snapshot();
+      expect(snap).toMatchObject({ cols: 10, rows: 4 });
+      const restored = await restore(snap);
+      expect(diffTerminals(reference, restored)).toEqual([]);
+      expect(screenLines(restored).join('|')).toContain('3:#');
+    },
+  );
 
   it('reports the queued geometry immediately', () => {
     state = new TerminalState({ cols: 80, rows: 24 });

@@ -92,7 +92,7 @@ describe('vt100-screen-state-v1 restore of a TUI session', () => {
   });
 });
 
-describe('state the serialize addon does not carry', () => {
+describe('state and cells beyond the serialize addon', () => {
   const cases: Array<{ name: string; input: string; continuation: string }> = [
     { name: 'wrap pending after the last column', input: '\x1b[3;1H' + 'W'.repeat(COLS), continuation: 'Z next' },
     { name: 'wrap pending after a wide char', input: '\x1b[3;1H' + 'x'.repeat(COLS - 2) + '中', continuation: 'Y' },
@@ -140,6 +140,51 @@ describe('state the serialize addon does not carry', () => {
     { name: 'LNM (newline mode)', input: '\x1b[20hline1\n', continuation: 'line2\nline3' },
     { name: 'combining characters', input: 'e\u0301a\u0308 x\u20dd', continuation: 'o\u0302' },
     { name: 'empty terminal', input: '', continuation: 'first output' },
+    // Cells the serialize addon writes wrongly (why screenPainter.ts exists), minimised cases:
+    { name: 'bold cell after a bold+dim cell', input: '\x1b[1;2mx\x1b[0;1my\x1b[0m', continuation: 'z' },
+    {
+      name: 'soft-wrapped row starting with a blank cell',
+      input: 'a'.repeat(COLS + 3) + '\x1b[2;1H\x1b[X\r\nnext row',
+      continuation: 'more',
+    },
+    {
+      name: 'blank row followed by a wrapped row',
+      input: 'a'.repeat(COLS + 5) + `\x1b[1;1H\x1b[${COLS}X\x1b[3;1H`,
+      continuation: 'x',
+    },
+    {
+      name: 'coloured blank rows below the content',
+      input: '\x1b[44m\x1b[2J\x1b[Htitle\x1b[0m',
+      continuation: '\r\n\n',
+    },
+    // Blank cells carrying the full pen (orphanCells.ts):
+    {
+      name: 'inverse hole left by overwriting half a wide char',
+      input: '\x1b[7m中文字\x1b[1;2Hx\x1b[0m',
+      continuation: 'y',
+    },
+    {
+      name: 'wide char that does not fit the last column',
+      input: `\x1b[4m\x1b[1;${COLS}H中\x1b[0m`,
+      continuation: 'z',
+    },
+    { name: 'run of such cells', input: '\x1b[7m中中中\x1b[1;2Hx\x1b[1;4Hy\x1b[0m', continuation: 'w' },
+    // Positions only printing or a buffer switch can reach (cursor.ts, screenPainter.ts):
+    {
+      name: 'first row continuing a line from scrollback',
+      input: `\x1b[${ROWS};1H` + 'b'.repeat(COLS * (ROWS + 1)),
+      continuation: 'c',
+    },
+    {
+      name: 'wrap pending over an erased last cell',
+      input: '\x1b[3;1H' + 'W'.repeat(COLS) + '\x1b[2K',
+      continuation: 'Z',
+    },
+    {
+      name: 'origin mode with the cursor outside the margins',
+      input: '\x1b[1;2r\x1b[?6h\x1b[?1047h\x1b[5;3H\x1b[?1047l',
+      continuation: 'x\n\n\x1b[1;1Hy',
+    },
   ];
 
   it.each(cases)('$name', async ({ input, continuation }) => {

@@ -203,8 +203,12 @@ export class SessionManager implements SessionControl {
     this.runtime(sessionId).input(clientId, data);
   }
 
-  resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void> {
-    return this.runtime(sessionId).resize(clientId, size);
+  async resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void> {
+    const rt = this.runtime(sessionId);
+    await rt.resize(clientId, size);
+    // The registry shows the live geometry (sessions API, ptyctl show), not the creation size.
+    rt.record.spec = { ...rt.record.spec, size: { ...size } };
+    await this.deps.registry.update(sessionId, { spec: rt.record.spec }).catch(() => undefined);
   }
 
   keyframe(sessionId: string): Promise<Keyframe> {

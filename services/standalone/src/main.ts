@@ -1,10 +1,12 @@
-import pino from 'pino';
 import { ConfigError } from '@pty-ws/config';
+import { createLogger, isLogLevel } from '@pty-ws/telemetry';
 import { startNode } from './start-node';
 
 /** `npm start`: one process, edge + agent, embedded adapters. */
 async function main(): Promise<void> {
-  const logger = pino({ level: process.env['PTYWS_LOG_LEVEL'] ?? 'info', base: { service: 'pty-ws' } });
+  // An invalid level is reported by the config loader below; log at info until then.
+  const level = process.env['PTYWS_LOG_LEVEL']?.trim() ?? '';
+  const logger = createLogger(isLogLevel(level) ? level : 'info');
   let node;
   try {
     node = await startNode({}, { logger });
@@ -23,6 +25,10 @@ async function main(): Promise<void> {
       `pty-ws listening on ${node.httpUrl} (instance '${node.instanceId}', single-node mode)`,
       `  attach:    ${node.wsUrl}/agents/${node.instanceId}/sessions/{session_id}/attach`,
       `  agent card ${node.httpUrl}/agents/${node.instanceId}/.well-known/agent-card.json`,
+      `  metrics:   ${node.httpUrl}/metrics`,
+      ...(node.agentMetricsPort !== undefined
+        ? [`  agent metrics server on port ${node.agentMetricsPort} (/metrics, /healthz, /readyz)`]
+        : []),
       config.authEnabled
         ? config.adminToken
           ? '  admin token: from PTYWS_ADMIN_TOKEN'
@@ -31,12 +37,28 @@ async function main(): Promise<void> {
       '',
     ].join('\n') + '\n',
   );
+  // Graceful stop: not ready, binding_goodbye server_shutdown + close 1000 to every socket, listener
+  // closed, sessions ended (Closed instance_terminated); past PTYWS_GRACE_PERIOD_S the exit is forced.
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await node.stop();
+    logger.info({ signal, grace_period_s: config.gracePeriodS }, 'shutting down');
+    const forced = setTimeout(() => {
+      logger.error({ signal, grace_period_s: config.gracePeriodS }, 'grace period over: forcing exit');
+      process.exit(1);
+    }, config.gracePeriodS * 1000);
+    try {
+      await node.stop();
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, 'shutdown failed');
+      process.exit(1);
+    }
+    clearTimeout(forced);
+    logger.info({ signal }, 'stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,4 +1,5 @@
 import type { Config } from '@pty-ws/config';
+import type { Metrics } from '@pty-ws/telemetry';
 
 /** A running single-node service (edge + agent in one process, embedded adapters). */
 export interface RunningNode {
@@ -13,6 +14,10 @@ export interface RunningNode {
   httpUrl: string;
   /** ws://host:port */
   wsUrl: string;
+  /** Edge and agent metrics of this node (served at GET /metrics on `port`). */
+  metrics: Metrics;
+  /** The agent metrics server's port, when PTYWS_AGENT_METRICS_PORT was set. */
+  agentMetricsPort?: number;
   /** Graceful stop: binding_goodbye server_shutdown to every socket, kill PTYs, close the listener. */
   stop(): Promise<void>;
 }

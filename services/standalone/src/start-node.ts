@@ -7,20 +7,24 @@ import {
   MemoryTokenStore,
 } from '@pty-ws/adapters-memory';
 import { generateToken, hashToken, silentLogger, startEdge, type Logger } from '@pty-ws/edge';
-import { NodePtyHost, SESSION_HOST, SessionManager, ShellTaskExecutor, TaskService } from '@pty-ws/pty-agent';
+import { SessionHosts, SessionManager, ShellTaskExecutor, TaskService } from '@pty-ws/pty-agent';
 import { SCOPES, newId } from '@pty-ws/protocol';
+import { Metrics, startMetricsServer, type RunningMetricsServer } from '@pty-ws/telemetry';
 import type { RunningNode } from './node';
 
 export interface StartOptions {
   logger?: Logger;
   /** Environment to read PTYWS_* from; tests pass `{}` so the caller's shell cannot leak in. */
   env?: NodeJS.ProcessEnv;
+  /** The metrics of this node (edge + agent share one registry); default a fresh one. */
+  metrics?: Metrics;
 }
 
 /** Single-node mode: edge and agent in one process over the embedded (in-memory) adapters. */
 export async function startNode(overrides: Partial<Config> = {}, opts: StartOptions = {}): Promise<RunningNode> {
   const config = loadConfig(opts.env ?? process.env, overrides);
   const logger = opts.logger ?? silentLogger;
+  const metrics = opts.metrics ?? new Metrics();
   const log = new MemoryFrameLog();
   const registry = new MemorySessionRegistry();
   const tokens = new MemoryTokenStore();
@@ -40,17 +44,31 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     createdAt: Date.now(),
   });
 
+  // native, plus tmux/screen when installed, on sockets private to this agent id.
+  const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId });
   const agent = new SessionManager({
     agentId: config.agentId,
     instanceId: config.instanceId,
     registry,
     log,
     membershipStore: new MemoryMembershipStore(),
-    ptyHost: new NodePtyHost(),
+    ptyHost: hosts,
+    sessionHost: hosts.capabilities,
+    managedHosts: hosts.managed,
+    liveShell: {
+      timeoutMs: config.taskTimeoutS * 1000,
+      outputLimit: config.taskOutputBytes,
+      integrationDir: hosts.paths.shellDir,
+    },
     tasks,
     retention: { minFrames: config.replayFrames, minAgeMs: config.replayRetentionS * 1000 },
     closedSessionTtlMs: config.closedSessionTtlS * 1000,
-    defaults: { shell: config.shell, defaultCols: config.defaultCols, defaultRows: config.defaultRows },
+    defaults: {
+      shell: config.shell,
+      defaultCols: config.defaultCols,
+      defaultRows: config.defaultRows,
+      allowEnvOverride: config.allowEnvOverride,
+    },
     runtime: {
       caps: { maxControllers: config.maxControllers, maxObservers: config.maxObservers },
       keyframeIntervalMs: config.keyframeIntervalS * 1000,
@@ -59,9 +77,32 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
       outputFrameBytes: config.outputFrameBytes,
       logger,
     },
+    metrics,
   });
 
-  const edge = await startEdge({ config, control: agent, log, registry, tokens, logger, sessionHost: SESSION_HOST });
+  const edge = await startEdge({
+    config,
+    control: agent,
+    log,
+    registry,
+    tokens,
+    logger,
+    sessionHost: hosts.capabilities,
+    metrics,
+  });
+  // The agent's own /metrics server only when asked for: its default port would clash between nodes.
+  let stopping = false;
+  let agentServer: RunningMetricsServer | undefined;
+  const env = opts.env ?? process.env;
+  if (overrides.agentMetricsPort !== undefined || (env['PTYWS_AGENT_METRICS_PORT'] ?? '').trim() !== '') {
+    try {
+      agentServer = await startMetricsServer(metrics.registry, config.host, config.agentMetricsPort, () => !stopping);
+    } catch (err) {
+      await edge.stop();
+      await agent.shutdown();
+      throw err;
+    }
+  }
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     config,
@@ -71,9 +112,13 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     adminToken,
     httpUrl: `http://${host}:${edge.port}`,
     wsUrl: `ws://${host}:${edge.port}`,
+    metrics,
+    ...(agentServer ? { agentMetricsPort: agentServer.port } : {}),
     async stop() {
+      stopping = true;
       await edge.stop();
       await agent.shutdown();
+      await agentServer?.close();
     },
   };
 }

@@ -332,7 +332,8 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     });
   }
 
-  app.any('/api/*', (res) => {
+  // Every unmatched path gets a JSON 404 (uWS would otherwise just close the connection).
+  app.any('/*', (res) => {
     sendJson(responder(res), 404, { error: new BindingError('INVALID_REQUEST', 'no such endpoint').toPayload() });
   });
 }

@@ -1,0 +1,40 @@
+import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
+
+export type NatsConnectOptions = Omit<NodeConnectionOptions, 'servers' | 'name'>;
+
+/**
+ * Connects to NATS, or fails with an error that says which server (credentials stripped) and
+ * what went wrong: the raw client errors ("timeout", "connection refused") name neither.
+ *
+ * Defaults suit a long-running service: a 5 s first-connect timeout so a wrong URL fails start-up
+ * promptly, then unlimited reconnects so a NATS restart does not take the service down with it.
+ */
+export async function connectNats(
+  url: string,
+  name: string,
+  options: NatsConnectOptions = {},
+): Promise<NatsConnection> {
+  try {
+    return await connect({ timeout: 5000, maxReconnectAttempts: -1, ...options, servers: url, name });
+  } catch (error) {
+    throw new Error(`cannot connect to NATS at ${redactNatsUrl(url)} (as '${name}'): ${describe(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Drops `user:password@` (or a token) from each server of a comma-separated list. */
+export function redactNatsUrl(url: string): string {
+  return url
+    .split(',')
+    .map((server) => server.trim().replace(/^([a-z]+:\/\/)?[^@/]*@/i, (_m, scheme: string | undefined) => scheme ?? ''))
+    .join(',');
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // The client's own message is terse ("timeout"); the socket error underneath says more.
+  const cause =
+    error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}

@@ -1,0 +1,24 @@
+import { afterAll, beforeAll } from '@jest/globals';
+import { sessionRegistryContract, taskStoreContract, tokenStoreContract } from '../../testkit/src/contracts';
+import { openPostgresAdapters, type PostgresAdapters } from '../src';
+import { createTestDatabase } from './pg-fixture';
+
+// One database for the file; the suites give every test its own instance/session/task ids.
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let pg: PostgresAdapters;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pg = await openPostgresAdapters(db.url, { schema: 'ptyws_contract' });
+});
+
+afterAll(async () => {
+  await pg?.close();
+  await db?.drop();
+});
+
+const noCleanup = async (): Promise<void> => {};
+
+sessionRegistryContract('PostgreSQL', async () => ({ registry: pg.sessions, cleanup: noCleanup }));
+tokenStoreContract('PostgreSQL', async () => ({ store: pg.tokens, cleanup: noCleanup }));
+taskStoreContract('PostgreSQL', async () => ({ store: pg.tasks, cleanup: noCleanup }));

@@ -1,0 +1,140 @@
+/** The admin REST API (`/api/v1`), typed and checked at run time: the server is a remote peer. */
+
+export interface ReplayCounters {
+  first_sequence: number;
+  last_sequence: number;
+  hot_window_misses: number;
+}
+
+/** Live member counts. The REST session view has none yet; see `memberCounts` in session-list.ts. */
+export interface MemberCounts {
+  controllers: number;
+  observers: number;
+}
+
+export interface SessionView {
+  session_id: string;
+  instance_id: string;
+  state: string;
+  argv: string[];
+  cwd: string | null;
+  cols: number;
+  rows: number;
+  pid: number | null;
+  created_at: string;
+  exit_code: number | null;
+  closed_reason: string | null;
+  replay: ReplayCounters | undefined;
+  /** Not served yet (proposed: `members: {controllers, observers}`); read when present. */
+  members: MemberCounts | undefined;
+}
+
+export interface CreateSessionRequest {
+  argv?: string[];
+  command?: string;
+  cols?: number;
+  rows?: number;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function counts(v: unknown): MemberCounts | undefined {
+  if (!isRecord(v)) return undefined;
+  const c = num(v['controllers']);
+  const o = num(v['observers']);
+  return c === null || o === null ? undefined : { controllers: c, observers: o };
+}
+
+function replay(v: unknown): ReplayCounters | undefined {
+  if (!isRecord(v)) return undefined;
+  return {
+    first_sequence: num(v['first_sequence']) ?? 0,
+    last_sequence: num(v['last_sequence']) ?? 0,
+    hot_window_misses: num(v['hot_window_misses']) ?? 0,
+  };
+}
+
+/** Returns undefined for anything without the two ids: such an entry cannot be opened anyway. */
+export function parseSession(v: unknown): SessionView | undefined {
+  if (!isRecord(v)) return undefined;
+  const id = str(v['session_id']);
+  const instance = str(v['instance_id']);
+  if (!id || !instance) return undefined;
+  const argv = Array.isArray(v['argv']) ? v['argv'].filter((a): a is string => typeof a === 'string') : [];
+  return {
+    session_id: id,
+    instance_id: instance,
+    state: str(v['state']) ?? 'unknown',
+    argv,
+    cwd: str(v['cwd']),
+    cols: num(v['cols']) ?? 0,
+    rows: num(v['rows']) ?? 0,
+    pid: num(v['pid']),
+    created_at: str(v['created_at']) ?? '',
+    exit_code: num(v['exit_code']),
+    closed_reason: str(v['closed_reason']),
+    replay: replay(v['replay']),
+    members: counts(v['members']),
+  };
+}
+
+export class Api {
+  /** `token` is read per call so a changed token applies without rebuilding the client. */
+  constructor(
+    private readonly token: () => string | undefined,
+    private readonly base = '',
+  ) {}
+
+  async listSessions(signal?: AbortSignal): Promise<SessionView[]> {
+    const body = await this.call('GET', '/api/v1/sessions', undefined, signal);
+    const list = isRecord(body) && Array.isArray(body['sessions']) ? body['sessions'] : [];
+    return list.map(parseSession).filter((s): s is SessionView => s !== undefined);
+  }
+
+  async createSession(req: CreateSessionRequest): Promise<SessionView> {
+    const s = parseSession(await this.call('POST', '/api/v1/sessions', req));
+    if (!s) throw new ApiError(0, 'BAD_RESPONSE', 'the server answered without a session id');
+    return s;
+  }
+
+  private async call(method: string, path: string, json?: unknown, signal?: AbortSignal): Promise<unknown> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const token = this.token();
+    if (token) headers['authorization'] = `Bearer ${token}`;
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    const init: RequestInit = { method, headers, cache: 'no-store', credentials: 'omit' };
+    if (json !== undefined) init.body = JSON.stringify(json);
+    if (signal) init.signal = signal;
+    const res = await fetch(this.base + path, init);
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!res.ok) {
+      const err = isRecord(body) && isRecord(body['error']) ? body['error'] : {};
+      throw new ApiError(
+        res.status,
+        str(err['code']) ?? `HTTP_${res.status}`,
+        str(err['message']) ?? `${method} ${path} failed with HTTP ${res.status}`,
+      );
+    }
+    return body;
+  }
+}

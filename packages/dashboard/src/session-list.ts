@@ -1,0 +1,167 @@
+/**
+ * The session list, refreshed every 2 s. Items are keyed by session id and updated in place, so
+ * keyboard focus on an item's buttons survives a refresh.
+ */
+import { ApiError, type Api, type MemberCounts, type SessionView } from './api';
+import { h, shortId } from './dom';
+import type { PtyRole } from '@pty-ws/protocol';
+
+export const REFRESH_MS = 2000;
+
+export interface SessionListOptions {
+  /** Opens a pane; role undefined lets the server choose. */
+  onOpen: (session: SessionView, role: PtyRole | undefined) => void;
+  /** Live counts from a pane this page has open on the session, if any. */
+  paneCounts: (sessionId: string) => MemberCounts | undefined;
+  /** 401: the token is missing or no longer valid. */
+  onUnauthorized: () => void;
+}
+
+/**
+ * HOOK — member counts of a session. The REST session view carries no membership yet (server
+ * TODO: add `members: {controllers, observers}` to GET /api/v1/sessions). Until it does, counts
+ * come from a pane this dashboard has open on the session; otherwise they are unknown.
+ */
+export function memberCounts(
+  s: SessionView,
+  paneCounts: (sessionId: string) => MemberCounts | undefined,
+): { counts: MemberCounts | undefined; source: 'server' | 'pane' | 'unknown' } {
+  if (s.members) return { counts: s.members, source: 'server' };
+  const fromPane = paneCounts(s.session_id);
+  return fromPane ? { counts: fromPane, source: 'pane' } : { counts: undefined, source: 'unknown' };
+}
+
+interface Item {
+  li: HTMLLIElement;
+  state: HTMLElement;
+  meta: HTMLElement;
+  members: HTMLElement;
+  view: SessionView;
+}
+
+export class SessionList {
+  private readonly items = new Map<string, Item>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private inFlight: AbortController | undefined;
+  private sessions: SessionView[] = [];
+
+  constructor(
+    private readonly api: Api,
+    private readonly list: HTMLElement,
+    private readonly status: HTMLElement,
+    private readonly opts: SessionListOptions,
+  ) {}
+
+  /** The instance of the listed sessions (what "open by id" defaults to). */
+  get instanceId(): string | undefined {
+    return this.sessions[0]?.instance_id;
+  }
+
+  start(): void {
+    this.stop();
+    void this.refresh();
+    this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    this.inFlight?.abort();
+    this.inFlight = undefined;
+  }
+
+  async refresh(): Promise<void> {
+    if (this.inFlight) return; // a slow server must not pile up requests
+    const ctl = new AbortController();
+    this.inFlight = ctl;
+    try {
+      this.render(await this.api.listSessions(ctl.signal));
+    } catch (err) {
+      if (ctl.signal.aborted) return;
+      this.showError(err);
+    } finally {
+      if (this.inFlight === ctl) this.inFlight = undefined;
+    }
+  }
+
+  private showError(err: unknown): void {
+    if (err instanceof ApiError && err.status === 401) {
+      this.status.textContent = 'The token was refused. Enter a valid token.';
+      this.stop();
+      this.opts.onUnauthorized();
+    } else if (err instanceof ApiError && err.status === 403) {
+      this.status.textContent =
+        'This token cannot list sessions (that needs pty:admin). Open a session by its id below.';
+    } else {
+      this.status.textContent = `Could not load sessions: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  private render(sessions: SessionView[]): void {
+    this.sessions = sessions;
+    const running = sessions.filter((s) => s.state === 'running').length;
+    this.status.textContent =
+      sessions.length === 0
+        ? 'No sessions yet.'
+        : `${sessions.length} session${sessions.length === 1 ? '' : 's'}, ${running} running.`;
+    const seen = new Set<string>();
+    sessions.forEach((s, index) => {
+      seen.add(s.session_id);
+      let item = this.items.get(s.session_id);
+      if (!item) {
+        item = this.createItem(s);
+        this.items.set(s.session_id, item);
+      }
+      this.updateItem(item, s);
+      if (this.list.children[index] !== item.li) this.list.insertBefore(item.li, this.list.children[index] ?? null);
+    });
+    for (const [id, item] of this.items) {
+      if (seen.has(id)) continue;
+      item.li.remove();
+      this.items.delete(id);
+    }
+  }
+
+  private createItem(s: SessionView): Item {
+    const name = shortId(s.session_id);
+    const open = h(
+      'button',
+      { type: 'button', class: 'btn btn-primary', 'aria-label': `Open session ${name}` },
+      'Open',
+    );
+    const watch = h(
+      'button',
+      { type: 'button', class: 'btn', 'aria-label': `Watch session ${name} read-only` },
+      'Watch',
+    );
+    const state = h('span', { class: 'badge state-badge' });
+    const meta = h('span', { class: 'session-meta' });
+    const members = h('span', { class: 'session-members' });
+    const li = h(
+      'li',
+      { class: 'session-item', 'data-session-id': s.session_id },
+      h('div', { class: 'session-line' }, h('span', { class: 'mono session-id', title: s.session_id }, name), state),
+      h('div', { class: 'mono session-argv', title: s.argv.join(' ') }, s.argv.join(' ') || '(login shell)'),
+      h('div', { class: 'session-line' }, meta, members),
+      h('div', { class: 'session-actions' }, open, watch),
+    );
+    const item: Item = { li, state, meta, members, view: s };
+    open.addEventListener('click', () => this.opts.onOpen(item.view, undefined));
+    watch.addEventListener('click', () => this.opts.onOpen(item.view, 'observer'));
+    return item;
+  }
+
+  private updateItem(item: Item, s: SessionView): void {
+    item.view = s;
+    const exited = s.state !== 'running';
+    item.state.textContent = exited && s.exit_code !== null ? `${s.state} (${s.exit_code})` : s.state;
+    item.state.dataset['state'] = s.state;
+    item.li.dataset['state'] = s.state;
+    item.meta.textContent = `${s.cols}×${s.rows} · seq ${s.replay?.last_sequence ?? '?'}`;
+    const { counts, source } = memberCounts(s, this.opts.paneCounts);
+    item.members.textContent = counts
+      ? `${counts.controllers} ctl · ${counts.observers} obs${source === 'pane' ? ' (live)' : ''}`
+      : 'members: n/a';
+    item.members.dataset['source'] = source;
+  }
+}

@@ -1,0 +1,14 @@
+/** The page-wide status line (a polite live region): connection problems, token state, errors. */
+export class StatusLine {
+  constructor(private readonly el: HTMLElement) {}
+
+  set(text: string, kind: 'info' | 'error' = 'info'): void {
+    this.el.textContent = text;
+    this.el.dataset['kind'] = kind;
+  }
+
+  clear(): void {
+    this.el.textContent = '';
+    delete this.el.dataset['kind'];
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The admin REST API (README "Interface") as typed calls. Bodies are checked for the fields the
+ * CLI relies on; anything else the server adds is passed through untouched for `--json`.
+ */
+import { CliError, ExitCode } from './exit-codes';
+import { call } from './rest';
+import type { Settings } from './settings';
+
+export interface SessionView {
+  session_id: string;
+  instance_id: string;
+  state: string;
+  argv?: string[];
+  cwd?: string;
+  cols?: number;
+  rows?: number;
+  pid?: number | null;
+  created_at?: string;
+  closed_at?: string | null;
+  exit_code?: number | null;
+  closed_reason?: string | null;
+  attach_url?: string;
+  replay?: { first_sequence?: number; last_sequence?: number; hot_window_misses?: number };
+  [field: string]: unknown;
+}
+
+export interface TokenView {
+  token_id: string;
+  scopes: string[];
+  instance_id?: string;
+  session_id?: string | null;
+  label?: string | null;
+  created_at?: string;
+  expires_at?: string | null;
+  last_used_at?: string | null;
+  revoked_at?: string | null;
+  [field: string]: unknown;
+}
+
+/** `token create` answer: the view plus the secret, shown once. */
+export interface MintedToken extends TokenView {
+  token: string;
+}
+
+export interface CreateSessionRequest {
+  argv?: string[];
+  command?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  session_backend?: string;
+  session_class?: string;
+}
+
+export interface CreateTokenRequest {
+  scopes: string[];
+  instance_id?: string;
+  session_id?: string;
+  ttl_seconds?: number;
+  label?: string;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function unexpected(what: string): CliError {
+  return new CliError(ExitCode.FAILURE, `unexpected answer from the server: ${what}`);
+}
+
+function asSession(v: unknown): SessionView {
+  if (!isRecord(v) || typeof v['session_id'] !== 'string' || typeof v['state'] !== 'string') {
+    throw unexpected('a session without session_id/state');
+  }
+  return v as SessionView;
+}
+
+function asToken(v: unknown): TokenView {
+  if (!isRecord(v) || typeof v['token_id'] !== 'string' || !Array.isArray(v['scopes'])) {
+    throw unexpected('a token without token_id/scopes');
+  }
+  return v as TokenView;
+}
+
+function listOf<T>(body: unknown, key: string, item: (v: unknown) => T): T[] {
+  const list = isRecord(body) ? body[key] : undefined;
+  if (!Array.isArray(list)) throw unexpected(`no '${key}' list`);
+  return list.map(item);
+}
+
+const sessionPath = (id: string): string => `/api/v1/sessions/${encodeURIComponent(id)}`;
+const tokenPath = (id: string): string => `/api/v1/tokens/${encodeURIComponent(id)}`;
+
+export async function createSession(s: Settings, req: CreateSessionRequest): Promise<SessionView> {
+  return asSession(await call(s, 'POST', '/api/v1/sessions', { json: req }));
+}
+
+export async function listSessions(s: Settings): Promise<SessionView[]> {
+  return listOf(await call(s, 'GET', '/api/v1/sessions'), 'sessions', asSession);
+}
+
+export async function getSession(s: Settings, id: string): Promise<SessionView> {
+  return asSession(await call(s, 'GET', sessionPath(id)));
+}
+
+export async function killSession(s: Settings, id: string): Promise<SessionView> {
+  return asSession(await call(s, 'DELETE', sessionPath(id)));
+}
+
+export async function createToken(s: Settings, req: CreateTokenRequest): Promise<MintedToken> {
+  const body = await call(s, 'POST', '/api/v1/tokens', { json: req });
+  const view = asToken(body);
+  if (typeof view['token'] !== 'string') throw unexpected('a minted token without the token');
+  return view as MintedToken;
+}
+
+export async function listTokens(s: Settings): Promise<TokenView[]> {
+  return listOf(await call(s, 'GET', '/api/v1/tokens'), 'tokens', asToken);
+}
+
+/** Revoke answers with the token's view, or only `{token_id}` when the store no longer has it. */
+export async function revokeToken(s: Settings, id: string): Promise<{ token_id: string; [field: string]: unknown }> {
+  const body = await call(s, 'DELETE', tokenPath(id));
+  if (!isRecord(body) || typeof body['token_id'] !== 'string') throw unexpected('a revoke answer without token_id');
+  return body as { token_id: string };
+}

@@ -1,0 +1,47 @@
+/**
+ * Exit codes scripts can rely on. They are part of ptyctl's interface: never renumber them.
+ */
+export const ExitCode = {
+  OK: 0,
+  /** The server answered with an error, or could not be reached. */
+  FAILURE: 1,
+  /** Bad flags or arguments; nothing was sent. */
+  USAGE: 2,
+  /** 401/403: the token is missing, invalid, revoked or lacks the scope. */
+  AUTH: 3,
+  /** The session, token or endpoint does not exist. */
+  NOT_FOUND: 4,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** An error that ends the command with a given exit code and a one-line message on stderr. */
+export class CliError extends Error {
+  constructor(
+    readonly exitCode: ExitCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export function usageError(message: string): CliError {
+  return new CliError(ExitCode.USAGE, message);
+}
+
+/**
+ * Action of a command group run without a known subcommand: one error line (exit 2) instead of
+ * commander's default of printing the whole help to stderr. The group must allow excess
+ * arguments so an unknown subcommand reaches this action and can be named.
+ */
+export function missingSubcommand(group: string, choices: string): (...args: unknown[]) => never {
+  const prefix = group === 'ptyctl' ? '' : `${group}: `;
+  const help = group === 'ptyctl' ? 'ptyctl --help' : `ptyctl ${group} --help`;
+  return (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as { args?: string[] } | undefined;
+    const name = cmd?.args?.[0];
+    const what = name === undefined ? 'missing command' : `unknown command '${name}'`;
+    throw usageError(`${prefix}${what} (${choices}); see ${help}`);
+  };
+}

@@ -1,0 +1,96 @@
+/** `ptyctl tail`: a session's output on stdout without a TTY, until the session closes. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSession, mintToken, startTestServer, waitUntil, type TestServer } from '@pty-ws/testkit';
+import { ensureBuilt, ptyctl, startPtyctl, type RunningCli } from './cli';
+
+let server: TestServer;
+let env: Record<string, string>;
+let dir: string;
+const running: RunningCli[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startTestServer();
+  env = { PTYWS_URL: server.httpUrl, PTYWS_TOKEN: server.adminToken };
+  dir = mkdtempSync(join(tmpdir(), 'ptyctl-tail-'));
+}, 120_000);
+
+afterAll(async () => {
+  for (const r of running) r.kill();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A session that prints `before`, waits until the test creates `gate`, prints `after` and exits. */
+async function gatedSession(gate: string, before: string, after: string): Promise<string> {
+  const script = `${before ? `echo ${before}; ` : ''}while [ ! -e ${gate} ]; do sleep 0.05; done; echo ${after}`;
+  return (await createSession(server, { argv: ['/bin/sh', '-c', script] })).session_id;
+}
+
+function tail(args: string[], tailEnv: Record<string, string | undefined>): RunningCli {
+  const r = startPtyctl(['tail', ...args], tailEnv);
+  running.push(r);
+  return r;
+}
+
+describe('ptyctl tail', () => {
+  it('prints the replayed and then the live output, and exits 0 when the session closes', async () => {
+    const gate = join(dir, 'gate-1');
+    const id = await gatedSession(gate, 'first', 'second');
+    // An observe-only token cannot read the admin API, so the instance comes from PTYWS_INSTANCE.
+    const { token } = await mintToken(server, { scopes: ['pty:observe'] });
+    const r = tail([id, '--replay-from', '0'], { ...env, PTYWS_TOKEN: token, PTYWS_INSTANCE: server.instanceId });
+    await waitUntil(() => r.stdout.includes('first'), 10_000, 'the replayed "first"');
+    writeFileSync(gate, '');
+    expect(await r.exited).toBe(0);
+    expect(r.stdout).toBe('first\r\nsecond\r\n');
+    expect(r.stderr).toContain(`[ptyctl] tailing ${id} as observer`);
+    expect(r.stderr).toMatch(/\[ptyctl\] session closed \(normal, exit code 0\)\n$/);
+  });
+
+  it('prints only live output by default; finds the instance on its own (binary subprotocol)', async () => {
+    const gate = join(dir, 'gate-2');
+    const id = await gatedSession(gate, '', 'live-output');
+    const r = tail([id, '--binary'], env); // no PTYWS_INSTANCE: the session record names it
+    await waitUntil(() => r.stderr.includes('tailing'), 10_000, 'tail to join');
+    writeFileSync(gate, '');
+    expect(await r.exited).toBe(0);
+    expect(r.stdout).toBe('live-output\r\n');
+  });
+
+  it('exits 3 when its token is revoked while it runs', async () => {
+    const id = (await createSession(server, { argv: ['/bin/sh', '-c', 'sleep 30'] })).session_id;
+    const minted = await mintToken(server, { scopes: ['pty:observe'] });
+    const r = tail([id], { ...env, PTYWS_TOKEN: minted.token, PTYWS_INSTANCE: server.instanceId });
+    await waitUntil(() => r.stderr.includes('tailing'), 10_000, 'tail to join');
+    expect((await ptyctl(['token', 'revoke', minted.token_id], env)).code).toBe(0);
+    expect(await r.exited).toBe(3);
+    expect(r.stderr).toMatch(/^ptyctl: the token was revoked; disconnected\n$/m);
+    await ptyctl(['session', 'kill', id], env);
+  });
+
+  it('exits 4 for an unknown session, 3 for a bad token, 1 for a closed session', async () => {
+    const closed = (await createSession(server, { argv: ['/bin/true'] })).session_id;
+    await waitUntil(
+      async () => (await ptyctl(['session', 'show', closed], env)).stdout.includes('closed'),
+      10_000,
+      'the session to close',
+      100,
+    );
+    const [unknown, badToken, gone] = await Promise.all([
+      ptyctl(['tail', 'no-such-session', '--instance', server.instanceId], env),
+      ptyctl(['tail', closed, '--instance', server.instanceId], { ...env, PTYWS_TOKEN: 'ptyws_wrong' }),
+      ptyctl(['tail', closed], env),
+    ]);
+    expect(unknown).toMatchObject({ code: 4, stdout: '' });
+    expect(unknown.stderr).toMatch(/^ptyctl: session not found.*\n$/);
+    expect(badToken).toMatchObject({ code: 3, stdout: '' });
+    expect(badToken.stderr).not.toContain('ptyws_wrong');
+    expect(gone).toMatchObject({ code: 1, stdout: '' });
+    expect(gone.stderr).toMatch(
+      /^ptyctl: session \S+ has closed \(normal, exit code 0\); closed sessions cannot be attached\n$/,
+    );
+  });
+});

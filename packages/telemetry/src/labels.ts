@@ -1,0 +1,75 @@
+/**
+ * Every label value the pty-ws metrics may carry. Label sets are closed: anything outside a list
+ * is folded into `other`, so no caller can grow a metric's cardinality (never a session or client id).
+ */
+
+/** Kinds of log frames fanned out by the edge (`ptyws_frames_out_total{kind}`). */
+export const FRAME_KINDS = [
+  'output',
+  'keyframe',
+  'resize',
+  'membership_changed',
+  'closed',
+  'task_status_update',
+  'other',
+] as const;
+export type FrameKind = (typeof FRAME_KINDS)[number];
+
+/** Wire names of frame kinds (the `payload.kind` of a `pty.session_frame`, or the op) → label. */
+const WIRE_KINDS: Readonly<Record<string, FrameKind>> = {
+  Output: 'output',
+  Keyframe: 'keyframe',
+  Resize: 'resize',
+  MembershipChanged: 'membership_changed',
+  Closed: 'closed',
+  TaskStatusUpdate: 'task_status_update',
+};
+
+/** `Output`, `MembershipChanged`, `TaskStatusUpdate`, … → the `kind` label; unknown → `other`. */
+export function frameKindOf(wireKind: string | undefined): FrameKind {
+  return (wireKind !== undefined && Object.hasOwn(WIRE_KINDS, wireKind) ? WIRE_KINDS[wireKind] : undefined) ?? 'other';
+}
+
+/** Inbound message formats (`ptyws_frames_in_total{format}`): JSON text or binary (`PW1I`). */
+export const WIRE_FORMATS = ['json', 'binary'] as const;
+export type WireFormat = (typeof WIRE_FORMATS)[number];
+
+/** `ptyws_connections{subprotocol}`: the two PTY subprotocols (binding §2.2). */
+export const SUBPROTOCOL_JSON_LABEL = 'pty-ws.v1';
+export const SUBPROTOCOL_BINARY_LABEL = 'pty-ws.v1.binary';
+export const SUBPROTOCOLS = [SUBPROTOCOL_JSON_LABEL, SUBPROTOCOL_BINARY_LABEL] as const;
+
+/** `ptyws_connections{role}`: `none` until the connection joined (or for task-only connections). */
+export const CONNECTION_ROLES = ['controller', 'observer', 'none'] as const;
+export type ConnectionRole = (typeof CONNECTION_ROLES)[number];
+
+export function connectionRoleOf(role: string | undefined): ConnectionRole {
+  return role === 'controller' || role === 'observer' ? role : 'none';
+}
+
+/** `ptyws_auth_failures_total{reason}`: the Authenticator's reasons plus a token put in the URL. */
+export const AUTH_FAILURE_REASONS = ['missing', 'invalid', 'expired', 'revoked', 'token_in_url', 'other'] as const;
+export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
+
+export function authFailureReasonOf(reason: string): AuthFailureReason {
+  return (AUTH_FAILURE_REASONS as readonly string[]).includes(reason) ? (reason as AuthFailureReason) : 'other';
+}
+
+/** `ptyws_rate_limited_total{limit}`: which limit refused a request. */
+export const RATE_LIMITS = ['request_keyframe', 'max_observers', 'other'] as const;
+export type RateLimit = (typeof RATE_LIMITS)[number];
+
+/** `ptyws_sessions{state}` on the owning agent. */
+export const SESSION_STATES = ['starting', 'running', 'closing', 'closed'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+/** `ptyws_keyframes_total{trigger}`: logged on the cadence, or made for one connection (join, request, role change, lag). */
+export const KEYFRAME_TRIGGERS = ['cadence', 'on_demand'] as const;
+export type KeyframeTrigger = (typeof KEYFRAME_TRIGGERS)[number];
+
+const TOKEN = /^[a-z0-9][a-z0-9_.-]{0,31}$/;
+
+/** A short lower-case token (backend name, query name) or `other`. */
+export function boundedToken(value: string): string {
+  return TOKEN.test(value) ? value : 'other';
+}

@@ -1,0 +1,171 @@
+/**
+ * `npm start` (services/standalone/dist/main.js) on SIGTERM: every connected client gets
+ * binding_goodbye `server_shutdown` and close 1000, the sessions end, and the process exits 0
+ * promptly; a session that will not die is cut off by PTYWS_GRACE_PERIOD_S (exit 1). The agent's
+ * own metrics server runs when PTYWS_AGENT_METRICS_PORT is set.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { TestClient, http, joinSession, waitUntil, type TestServer } from '@pty-ws/testkit';
+import { httpGet, outputText } from './support';
+
+const ROOT = path.resolve(__dirname, '../..');
+const MAIN = path.join(ROOT, 'services/standalone/dist/main.js');
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  httpUrl: string;
+  wsUrl: string;
+  instanceId: string;
+  token: string;
+  agentMetricsPort?: number;
+  stdout: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+const children = new Set<ChildProcessWithoutNullStreams>();
+
+beforeAll(() => {
+  // Incremental: a no-op when dist is current (npm test builds first anyway).
+  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'services/standalone'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+}, 130_000);
+
+afterEach(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  children.clear();
+});
+
+async function startMain(env: Record<string, string> = {}): Promise<Started> {
+  const token = `ptyws_${randomBytes(24).toString('base64url')}`;
+  // Only our PTYWS_* variables: the loader rejects unknown ones, and the caller's must not leak in.
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PTYWS_')));
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      ...base,
+      PTYWS_HOST: '127.0.0.1',
+      PTYWS_PORT: '0',
+      PTYWS_ADMIN_TOKEN: token,
+      PTYWS_SHELL: '/bin/sh',
+      PTYWS_LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  const m = await waitUntil(
+    () => {
+      if (child.exitCode !== null) throw new Error(`main exited ${child.exitCode}: ${out}${err}`);
+      return /pty-ws listening on (http:\/\/\S+) \(instance '([^']+)'/.exec(out) ?? undefined;
+    },
+    15_000,
+    'main.js to print its URL',
+  );
+  const agent = /agent metrics server on port (\d+)/.exec(out);
+  const httpUrl = m[1]!;
+  return {
+    child,
+    httpUrl,
+    wsUrl: httpUrl.replace(/^http/, 'ws'),
+    instanceId: m[2]!,
+    token,
+    ...(agent ? { agentMetricsPort: Number(agent[1]) } : {}),
+    stdout: () => out,
+    exited,
+  };
+}
+
+async function createSession(s: Started, body: Record<string, unknown>): Promise<string> {
+  // testkit's http() only reads the URL and the admin token of the server it is given.
+  const server = { httpUrl: s.httpUrl, adminToken: s.token } as TestServer;
+  const res = await http(server, 'POST', '/api/v1/sessions', { json: body });
+  const id = (res.body as { session_id?: string } | undefined)?.session_id;
+  if (res.status !== 201 || !id) throw new Error(`create session → ${res.status} ${res.text}`);
+  return id;
+}
+
+async function attach(s: Started, sessionId: string): Promise<TestClient> {
+  const c = await TestClient.connect(`${s.wsUrl}/agents/${s.instanceId}/sessions/${sessionId}/attach`, {
+    token: s.token,
+  });
+  await c.hello();
+  return c;
+}
+
+const env = { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+
+describe('SIGTERM', () => {
+  it('says binding_goodbye server_shutdown, closes 1000 and exits 0 promptly', async () => {
+    const s = await startMain({ PTYWS_AGENT_METRICS_PORT: '0' });
+    expect(s.agentMetricsPort).toBeGreaterThan(0);
+    const agentBase = `http://127.0.0.1:${s.agentMetricsPort}`;
+    expect((await httpGet(`${agentBase}/readyz`)).status).toBe(200);
+    expect((await httpGet(`${agentBase}/healthz`)).status).toBe(200);
+    expect((await httpGet(`${agentBase}/metrics`)).text).toMatch(/^ptyws_sessions\{/m);
+
+    const sessionId = await createSession(s, { argv: ['/bin/sh'], env, cols: 80, rows: 24 });
+    const controller = await attach(s, sessionId);
+    await joinSession(controller, { role: 'controller' });
+    const watcher = await attach(s, sessionId); // connected, never joined
+    const from = controller.mark();
+    controller.send('pty.session_input', { data: Buffer.from('echo up_$((40+2))\n').toString('base64') });
+    await waitUntil(() => /up_42/.test(outputText(controller, from)), 5000, 'the shell to answer');
+
+    const sentAt = Date.now();
+    s.child.kill('SIGTERM');
+    for (const c of [controller, watcher]) {
+      const goodbye = await c.waitFor((r) => r.type === 'json' && r.frame.op === 'binding_goodbye', 5000);
+      expect(goodbye.type === 'json' && goodbye.frame.payload).toEqual({ reason: 'server_shutdown' });
+      expect(await c.closed).toEqual({ code: 1000, reason: 'server_shutdown' });
+    }
+    const exit = await s.exited;
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(exit.at - sentAt).toBeLessThan(5000);
+
+    const lines = s
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'shutting down', signal: 'SIGTERM', service: 'pty-ws', grace_period_s: 25 }),
+    );
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'stopped', level: 'info' }));
+  }, 30_000);
+
+  it('forces the exit after PTYWS_GRACE_PERIOD_S when a session will not end', async () => {
+    const s = await startMain({ PTYWS_GRACE_PERIOD_S: '1' });
+    // Ignores the SIGHUP of a kill; the agent's SIGKILL only follows after 3 s.
+    const sessionId = await createSession(s, {
+      argv: ['/bin/sh', '-c', "trap '' HUP; read go; echo ready_$((40+2)); sleep 30"],
+      env,
+    });
+    const c = await attach(s, sessionId);
+    await joinSession(c, { role: 'controller' });
+    c.send('pty.session_input', { data: Buffer.from('go\n').toString('base64') });
+    await waitUntil(() => /ready_42/.test(outputText(c)), 5000, 'the trap to be set');
+
+    const sentAt = Date.now();
+    s.child.kill('SIGTERM');
+    const goodbye = await c.waitFor((r) => r.type === 'json' && r.frame.op === 'binding_goodbye', 5000);
+    expect(goodbye.type === 'json' && goodbye.frame.payload).toEqual({ reason: 'server_shutdown' });
+    const exit = await s.exited;
+    expect(exit.code).toBe(1);
+    expect(exit.at - sentAt).toBeGreaterThanOrEqual(900);
+    expect(exit.at - sentAt).toBeLessThan(2900);
+    expect(s.stdout()).toContain('grace period over: forcing exit');
+  }, 30_000);
+});
