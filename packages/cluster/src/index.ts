@@ -40,7 +40,9 @@ export async function openClusterBackend(config: Config, name: string): Promise<
     throw err;
   }
   const log = await JetStreamFrameLog.open(nc, { prefix: config.natsPrefix });
-  const membership = await KvMembershipStore.open(nc, { bucket: `${config.natsPrefix.replace(/\./g, '_')}_membership` });
+  const membership = await KvMembershipStore.open(nc, {
+    bucket: `${config.natsPrefix.replace(/\./g, '_')}_membership`,
+  });
 
   let natsUp = true;
   let pgUp = true;
