@@ -1,0 +1,149 @@
+/**
+ * `npm run bench`: measures raw node-pty, the embedded service and (when built) cluster mode in
+ * one run, prints a table with ratios against the raw baseline and writes the figures as JSON.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { killAllChildren } from './children';
+import { machineInfo } from './machine';
+import { TARGET_NAMES, parseArgs, type Options, type Profile, type TargetName } from './options';
+import { Budget, PHASE_OVERRUN_MS, log } from './phase';
+import { ratiosFor, type Ratios } from './ratios';
+import { renderTable } from './table';
+import { clusterUnavailable, startCluster } from './targets/cluster';
+import { REPO_ROOT, startEmbedded } from './targets/embedded';
+import { benchRaw } from './targets/raw';
+import { benchService } from './targets/service-bench';
+import { emptyResult, type TargetResult } from './types';
+import type { Service } from './service';
+
+function settle(result: TargetResult): void {
+  const m = result.metrics;
+  const any = !!(m.echo_1 || m.echo_loaded || m.idle_memory || Object.keys(m.throughput).length);
+  if (Object.keys(result.errors).length) result.status = any ? 'partial' : 'error';
+}
+
+async function runService(
+  name: TargetName,
+  start: () => Promise<Service>,
+  p: Profile,
+  result: TargetResult,
+  budget: Budget,
+): Promise<void> {
+  let svc: Service;
+  const t0 = Date.now();
+  try {
+    svc = await start();
+    log(`  ${name} started: ${Date.now() - t0} ms`);
+  } catch (err) {
+    result.status = 'error';
+    result.reason = `could not start ${name}: ${(err as Error).message}`;
+    return;
+  }
+  try {
+    await benchService(svc, p, result, budget);
+  } finally {
+    const t1 = Date.now();
+    await svc.stop();
+    log(`  ${name} stopped: ${Date.now() - t1} ms`);
+  }
+}
+
+async function runTarget(name: TargetName, opts: Options, budget: Budget): Promise<TargetResult> {
+  const result = emptyResult(name);
+  const started = Date.now();
+  if (!opts.targets.includes(name)) {
+    result.status = 'skipped';
+    result.reason = 'not selected (--only)';
+    return result;
+  }
+  log(`${name}:`);
+  if (name === 'raw-node-pty') await benchRaw(opts.profile, result, budget);
+  else if (name === 'embedded') await runService(name, startEmbedded, opts.profile, result, budget);
+  else {
+    const why = clusterUnavailable();
+    if (why) {
+      result.status = 'skipped';
+      result.reason = why;
+    } else await runService(name, startCluster, opts.profile, result, budget);
+  }
+  if (result.status === 'ok') settle(result);
+  result.wall_ms = Date.now() - started;
+  return result;
+}
+
+function outPath(opts: Options, date: Date): string {
+  if (opts.out) return opts.out;
+  return join(REPO_ROOT, 'bench-results', `${date.toISOString().replace(/[:.]/g, '-')}.json`);
+}
+
+async function main(): Promise<void> {
+  let opts: Options;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const date = new Date();
+  const machine = machineInfo(REPO_ROOT);
+  const p = opts.profile;
+  const budget = new Budget(Date.now() + p.budgetMs);
+  // Hard stop: a hung phase must not keep servers and PTYs alive forever.
+  const hardLimit = p.budgetMs + PHASE_OVERRUN_MS + 5000;
+  setTimeout(() => {
+    log(`bench: hard time limit reached (${hardLimit} ms); stopping`);
+    killAllChildren();
+    process.exit(3);
+  }, hardLimit).unref();
+  log(`bench: profile ${p.name}, budget ${p.budgetMs / 1000} s, ${machine.cpus} cpus, node ${machine.node}`);
+
+  // Each target gets a share of the time left, so a slow one cannot starve those after it. The
+  // baseline is quick; the services do the same work and weigh the same.
+  const weights: Record<TargetName, number> = {
+    'raw-node-pty': 1,
+    embedded: 3,
+    cluster: clusterUnavailable() ? 0 : 3,
+  };
+  const targets: TargetResult[] = [];
+  for (const [i, name] of TARGET_NAMES.entries()) {
+    const rest = TARGET_NAMES.slice(i).filter((n) => opts.targets.includes(n));
+    const total = rest.reduce((s, n) => s + weights[n], 0);
+    targets.push(await runTarget(name, opts, budget.share(weights[name], total)));
+  }
+  const raw = targets.find((t) => t.name === 'raw-node-pty');
+  const ratios: Record<string, Ratios> = {};
+  for (const t of targets) if (t !== raw) ratios[t.name] = ratiosFor(t, raw);
+
+  const report = {
+    schema: 'pty-ws-bench/1',
+    date: date.toISOString(),
+    profile: p,
+    machine,
+    targets: Object.fromEntries(targets.map((t) => [t.name, t])),
+    ratios,
+    wall_ms: Date.now() - date.getTime(),
+  };
+  const file = outPath(opts, date);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  process.stdout.write(
+    `\n${renderTable(p, targets, ratios)}\n\nJSON: ${file} (${(report.wall_ms / 1000).toFixed(1)} s)\n`,
+  );
+}
+
+process.on('exit', killAllChildren);
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    killAllChildren();
+    process.exit(130);
+  });
+}
+main().then(
+  // Sockets and timers of finished phases must not keep us alive: everything is written.
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

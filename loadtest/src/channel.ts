@@ -1,0 +1,76 @@
+/**
+ * A byte pipe to one terminal, whatever carries it: node-pty in this process (the baseline) or a
+ * WebSocket to the service. The echo and flood measurements only see this interface, so both
+ * targets are timed by exactly the same code.
+ */
+export interface ByteChannel {
+  write(data: Buffer): void;
+  /** Replaces the single output listener (one at a time keeps the hot path to one call). */
+  setListener(listener: (chunk: Buffer) => void): void;
+}
+
+/** Characters typed in the echo measurement; 'Z' is kept apart for the readiness probe. */
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY';
+const PROBE = 'Z';
+const noop = (): void => {};
+
+/** Resolves with the ms from writing `ch` until an output chunk contains it. */
+export function roundTrip(channel: ByteChannel, ch: string, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const code = ch.charCodeAt(0);
+    const timer = setTimeout(() => {
+      channel.setListener(noop);
+      reject(new Error(`no echo of '${ch}' within ${timeoutMs} ms`));
+    }, timeoutMs);
+    let t0 = 0;
+    channel.setListener((chunk) => {
+      if (!chunk.includes(code)) return;
+      const dt = performance.now() - t0;
+      clearTimeout(timer);
+      channel.setListener(noop);
+      resolve(dt);
+    });
+    t0 = performance.now();
+    channel.write(Buffer.from(ch, 'latin1'));
+  });
+}
+
+/**
+ * Waits until the echo program is up: the probe comes back, then 100 ms of quiet lets a
+ * possible second copy (echoed once by the tty before `stty raw -echo` ran, once by cat) drain.
+ */
+export async function awaitEchoReady(channel: ByteChannel, timeoutMs = 5000): Promise<void> {
+  await roundTrip(channel, PROBE, timeoutMs);
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+/**
+ * Closed loop: type one character, wait for it, type the next. The first few round trips are
+ * discarded: they pay for JIT compilation and first-use allocations, not for steady typing.
+ */
+export async function sampleEcho(channel: ByteChannel, samples: number, timeoutMs = 5000): Promise<number[]> {
+  const warmup = Math.min(20, Math.ceil(samples / 5));
+  for (let i = 0; i < warmup; i++) await roundTrip(channel, ALPHABET[i % ALPHABET.length] as string, timeoutMs);
+  const out: number[] = [];
+  for (let i = 0; i < samples; i++)
+    out.push(await roundTrip(channel, ALPHABET[i % ALPHABET.length] as string, timeoutMs));
+  return out;
+}
+
+/** Open loop background typing on each channel at `rateHz`; returns a stop function. */
+export function startTyping(channels: ByteChannel[], rateHz: number): () => void {
+  const timers: NodeJS.Timeout[] = [];
+  const starts: NodeJS.Timeout[] = [];
+  const period = 1000 / rateHz;
+  for (const c of channels) {
+    c.setListener(noop);
+    // Staggered starts so the background keystrokes do not arrive in lockstep bursts.
+    starts.push(
+      setTimeout(() => timers.push(setInterval(() => c.write(Buffer.from('b')), period)), Math.random() * period),
+    );
+  }
+  return () => {
+    for (const t of starts) clearTimeout(t);
+    for (const t of timers) clearInterval(t);
+  };
+}

@@ -1,0 +1,41 @@
+/** Where the numbers were measured: without this a figure cannot be compared with another run. */
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { clockTicks } from './proc';
+
+export interface MachineInfo {
+  cpus: number;
+  cpu_model: string;
+  node: string;
+  platform: string;
+  kernel: string;
+  arch: string;
+  total_mem_mb: number;
+  loadavg_1m_at_start: number;
+  clk_tck: number;
+  git: string;
+}
+
+function gitDescribe(cwd: string): string {
+  try {
+    return execFileSync('git', ['describe', '--always', '--dirty'], { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function machineInfo(repoRoot: string): MachineInfo {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    cpu_model: list[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    platform: process.platform,
+    kernel: release(),
+    arch: process.arch,
+    total_mem_mb: Math.round(totalmem() / 2 ** 20),
+    loadavg_1m_at_start: loadavg()[0] ?? 0,
+    clk_tck: clockTicks(),
+    git: gitDescribe(repoRoot),
+  };
+}

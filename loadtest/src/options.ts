@@ -1,0 +1,112 @@
+/**
+ * Command line and run profiles. Every size lives here so a reader of the JSON (which embeds the
+ * chosen profile) knows exactly what was measured; the three profiles differ only in sizes.
+ */
+export const TARGET_NAMES = ['raw-node-pty', 'embedded', 'cluster'] as const;
+export type TargetName = (typeof TARGET_NAMES)[number];
+
+export interface Profile {
+  name: 'full' | 'quick' | 'tiny';
+  /** Soft wall-time budget for the whole run; phases that would start after it are skipped. */
+  budgetMs: number;
+  /** Echo round trips measured per echo scenario. */
+  echoSamples: number;
+  /** Sessions in the loaded echo scenario (one measured, the rest typing in the background). */
+  loadedSessions: number;
+  /** Keystrokes per second each background session types. */
+  busyRateHz: number;
+  /** Random bytes base64-encoded by the flooding session (output is ~1.37x this). */
+  floodBytes: number;
+  /** Observer counts of the fan-out scenarios. */
+  observers: number[];
+  /** Log frames of history (the log head) before the attach measurement. */
+  historyFrames: number;
+  /** Attaches per attach variant. */
+  attaches: number;
+  /** Idle `/bin/cat` sessions for the memory measurement. */
+  idleSessions: number;
+}
+
+const PROFILES: Record<Profile['name'], Profile> = {
+  full: {
+    name: 'full',
+    budgetMs: 160_000,
+    echoSamples: 200,
+    loadedSessions: 50,
+    busyRateHz: 20,
+    floodBytes: 4_000_000,
+    observers: [1, 10, 100],
+    historyFrames: 1000,
+    attaches: 10,
+    idleSessions: 100,
+  },
+  // A smoke run of every scenario at reduced sizes: the figures are indicative only.
+  quick: {
+    name: 'quick',
+    budgetMs: 40_000,
+    echoSamples: 60,
+    loadedSessions: 10,
+    busyRateHz: 20,
+    floodBytes: 1_000_000,
+    observers: [1, 10, 50],
+    historyFrames: 200,
+    attaches: 3,
+    idleSessions: 30,
+  },
+  // The CI smoke run: every code path, tiny sizes, no meaningful numbers.
+  tiny: {
+    name: 'tiny',
+    budgetMs: 40_000,
+    echoSamples: 20,
+    loadedSessions: 5,
+    busyRateHz: 20,
+    floodBytes: 200_000,
+    observers: [1, 3, 10],
+    historyFrames: 40,
+    attaches: 2,
+    idleSessions: 10,
+  },
+};
+
+export interface Options {
+  profile: Profile;
+  targets: TargetName[];
+  /** JSON output path; default bench-results/<timestamp>.json under the repository root. */
+  out: string | undefined;
+}
+
+export const USAGE = `usage: npm run bench -- [--quick | --tiny] [--only <target>[,<target>…]] [--out <file.json>]
+  targets: ${TARGET_NAMES.join(', ')}
+  --quick   ~30 s smoke run with smaller sizes
+  --tiny    CI smoke run: every code path with tiny sizes (numbers are not meaningful)
+  --only    run only these targets (ratios need raw-node-pty in the same run)
+  --out     write the JSON here instead of bench-results/<timestamp>.json`;
+
+export function parseArgs(argv: string[]): Options {
+  let profile: Profile = PROFILES.full;
+  let targets: TargetName[] = [...TARGET_NAMES];
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') profile = PROFILES.quick;
+    else if (a === '--tiny') profile = PROFILES.tiny;
+    else if (a === '--only' || a === '--out') {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
+      if (a === '--out') out = v;
+      else targets = parseTargets(v);
+    } else if (a === '--help' || a === '-h') throw new Error(USAGE);
+    else throw new Error(`unknown argument '${a}'\n${USAGE}`);
+  }
+  return { profile: { ...profile }, targets, out };
+}
+
+function parseTargets(list: string): TargetName[] {
+  const names = list.split(',').map((s) => s.trim());
+  for (const n of names) {
+    if (!(TARGET_NAMES as readonly string[]).includes(n))
+      throw new Error(`unknown target '${n}' (one of ${TARGET_NAMES.join(', ')})`);
+  }
+  // Keep the canonical order so raw-node-pty (the ratio baseline) always runs first.
+  return TARGET_NAMES.filter((t) => names.includes(t));
+}

@@ -1,0 +1,33 @@
+/**
+ * Ratios against the raw-node-pty baseline of the same run: value(target) / value(raw). For
+ * latency and memory above 1 means the service costs more; for throughput below 1 means it
+ * delivers less per reader than one process reading its own PTY.
+ */
+import type { TargetResult } from './types';
+
+export type Ratios = Record<string, number>;
+
+function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0) return undefined;
+  return Math.round((a / b) * 100) / 100;
+}
+
+export function ratiosFor(t: TargetResult, raw: TargetResult | undefined): Ratios {
+  const out: Ratios = {};
+  if (!raw || raw.status === 'skipped' || t.status === 'skipped') return out;
+  const m = t.metrics;
+  const r = raw.metrics;
+  const put = (k: string, v: number | undefined): void => {
+    if (v !== undefined) out[k] = v;
+  };
+  put('echo_1_p50', ratio(m.echo_1?.p50_ms, r.echo_1?.p50_ms));
+  put('echo_1_p99', ratio(m.echo_1?.p99_ms, r.echo_1?.p99_ms));
+  put('echo_loaded_p50', ratio(m.echo_loaded?.p50_ms, r.echo_loaded?.p50_ms));
+  put('echo_loaded_p99', ratio(m.echo_loaded?.p99_ms, r.echo_loaded?.p99_ms));
+  // Every fan-out size is compared with the single raw reader: what one viewer gets.
+  const base = r.throughput['1']?.per_observer_mb_s;
+  for (const [n, f] of Object.entries(m.throughput))
+    put(`throughput_${n}_per_observer`, ratio(f.per_observer_mb_s, base));
+  put('idle_memory_per_session', ratio(m.idle_memory?.per_session_kb, r.idle_memory?.per_session_kb));
+  return out;
+}

@@ -1,0 +1,98 @@
+/** The printed summary: one row per figure, one column per target, ratios to raw in parentheses. */
+import type { Profile } from './options';
+import type { Ratios } from './ratios';
+import type { TargetResult } from './types';
+
+interface Row {
+  label: string;
+  value: (t: TargetResult) => number | undefined;
+  ratio?: string;
+  digits: number;
+}
+
+function rows(p: Profile): Row[] {
+  const out: Row[] = [
+    { label: 'echo p50 ms, 1 session', value: (t) => t.metrics.echo_1?.p50_ms, ratio: 'echo_1_p50', digits: 3 },
+    { label: 'echo p99 ms, 1 session', value: (t) => t.metrics.echo_1?.p99_ms, ratio: 'echo_1_p99', digits: 3 },
+    {
+      label: `echo p50 ms, ${p.loadedSessions} sessions`,
+      value: (t) => t.metrics.echo_loaded?.p50_ms,
+      ratio: 'echo_loaded_p50',
+      digits: 3,
+    },
+    {
+      label: `echo p99 ms, ${p.loadedSessions} sessions`,
+      value: (t) => t.metrics.echo_loaded?.p99_ms,
+      ratio: 'echo_loaded_p99',
+      digits: 3,
+    },
+    {
+      label: `server CPU %, echo ${p.loadedSessions} sessions`,
+      value: (t) => t.metrics.echo_loaded?.server_cpu_pct,
+      digits: 0,
+    },
+  ];
+  for (const n of p.observers) {
+    const k = String(n);
+    out.push(
+      {
+        label: `MB/s per observer, ${n} obs`,
+        value: (t) => t.metrics.throughput[k]?.per_observer_mb_s,
+        ratio: `throughput_${n}_per_observer`,
+        digits: 1,
+      },
+      { label: `MB/s total, ${n} obs`, value: (t) => t.metrics.throughput[k]?.total_mb_s, digits: 1 },
+      { label: `server CPU %, ${n} obs`, value: (t) => t.metrics.throughput[k]?.server_cpu_pct, digits: 0 },
+      { label: `lagged observers, ${n} obs`, value: (t) => t.metrics.throughput[k]?.lagged_observers, digits: 0 },
+    );
+  }
+  const attach = (key: string, label: string): Row => ({
+    label,
+    value: (t) => t.metrics.attach[key]?.p50_ms,
+    digits: 2,
+  });
+  out.push(
+    attach('keyframe_json', 'attach->keyframe p50 ms, JSON'),
+    attach('keyframe_binary', 'attach->keyframe p50 ms, binary'),
+    attach('replay_json', `attach+replay p50 ms, JSON`),
+    attach('replay_binary', `attach+replay p50 ms, binary`),
+    {
+      label: 'replayed history frames',
+      value: (t) => t.metrics.attach['replay_binary']?.history_frames,
+      digits: 0,
+    },
+    {
+      label: `idle memory KiB/session (${p.idleSessions})`,
+      value: (t) => t.metrics.idle_memory?.per_session_kb,
+      ratio: 'idle_memory_per_session',
+      digits: 0,
+    },
+  );
+  return out;
+}
+
+function cell(t: TargetResult, row: Row, ratios: Ratios | undefined): string {
+  if (t.status === 'skipped') return '-';
+  const v = row.value(t);
+  if (v === undefined || !Number.isFinite(v)) return t.name === 'raw-node-pty' ? 'n/a' : 'failed';
+  const r = row.ratio && ratios ? ratios[row.ratio] : undefined;
+  return v.toFixed(row.digits) + (r !== undefined ? ` (${r}x)` : '');
+}
+
+export function renderTable(p: Profile, targets: TargetResult[], ratios: Record<string, Ratios>): string {
+  const header = ['metric', ...targets.map((t) => t.name)];
+  const body = rows(p).map((row) => [row.label, ...targets.map((t) => cell(t, row, ratios[t.name]))]);
+  const status = ['status', ...targets.map((t) => t.status)];
+  const all = [header, status, ...body];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]): string =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  const notes = targets
+    .filter((t) => t.reason || Object.keys(t.errors).length)
+    .flatMap((t) => [
+      ...(t.reason ? [`${t.name}: ${t.status}: ${t.reason}`] : []),
+      ...Object.entries(t.errors).map(([k, e]) => `${t.name} ${k}: ${e}`),
+    ]);
+  return [line(header), rule, line(status), ...body.map(line), rule, ...notes].join('\n');
+}

@@ -1,0 +1,63 @@
+/**
+ * The single-node service as a child process (`node services/standalone/dist/main.js`): its CPU
+ * and memory are then its own, not mixed with the benchmark's readers.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChildWatch, spawnTracked, stopChild, waitForOutput } from '../children';
+import type { Service } from '../service';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+/** Settings shared by every deployment under test; anything not set here is the default. */
+export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: process.env['HOME'] ?? '/tmp',
+    PTYWS_HOST: '127.0.0.1',
+    PTYWS_PORT: '0',
+    PTYWS_INSTANCE_ID: 'bench',
+    // The fan-out scenario needs 100 observers on one session (default cap 32).
+    PTYWS_MAX_OBSERVERS: '1000',
+    // Per-connection info logs would measure pino and the pipe, not the service.
+    PTYWS_LOG_LEVEL: 'warn',
+    PTYWS_SHELL: '/bin/sh',
+    ...extra,
+  };
+}
+
+export function benchToken(): string {
+  return `ptyws_bench_${randomBytes(24).toString('hex')}`;
+}
+
+/** `http://127.0.0.1:PORT` from the service's start banner. */
+export const LISTENING_RE = /listening on (https?:\/\/[^\s]+?)\/?(?:\s|$)/;
+
+export async function startEmbedded(): Promise<Service> {
+  const main = join(REPO_ROOT, 'services', 'standalone', 'dist', 'main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
+  const token = benchToken();
+  const child = spawnTracked(process.execPath, [main], {
+    env: serviceEnv({ PTYWS_ADMIN_TOKEN: token }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const watch = new ChildWatch(child, 'standalone service');
+  try {
+    const m = await waitForOutput(child, LISTENING_RE, 15_000, 'standalone service');
+    const httpUrl = m[1] as string;
+    return {
+      httpUrl,
+      wsUrl: httpUrl.replace(/^http/, 'ws'),
+      instanceId: 'bench',
+      token,
+      cpuPids: [child.pid as number],
+      hostPid: child.pid as number,
+      death: () => watch.death(),
+      stop: () => stopChild(child),
+    };
+  } catch (err) {
+    await stopChild(child, 1000);
+    throw err;
+  }
+}

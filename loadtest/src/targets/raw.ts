@@ -1,0 +1,94 @@
+/**
+ * The baseline: node-pty driven directly by this process, no service in between. Same programs,
+ * same terminal size and the same measuring code (ByteChannel) as the service targets, so the
+ * ratios isolate what the service adds.
+ */
+import { join } from 'node:path';
+import { awaitEchoReady, sampleEcho, startTyping } from '../channel';
+import { spawnTracked, waitForOutput } from '../children';
+import { FloodReader } from '../flood';
+import type { Profile } from '../options';
+import { Budget, phase, type Cleanup } from '../phase';
+import { CpuMeter } from '../proc';
+import { ECHO_ARGV, floodArgv } from '../programs';
+import { round, summarize } from '../stats';
+import type { EchoMetric, FanoutMetric, MemoryMetric, TargetResult } from '../types';
+import { spawnLocal } from './local-pty';
+
+async function rawEcho(sessions: number, samples: number, rateHz: number, cleanup: Cleanup): Promise<EchoMetric> {
+  const ptys = Array.from({ length: sessions }, () => spawnLocal(ECHO_ARGV));
+  for (const p of ptys) cleanup.add(() => p.kill());
+  await Promise.all(ptys.map((p) => awaitEchoReady(p)));
+  const [measured, ...busy] = ptys;
+  if (!measured) throw new Error('no pty');
+  const stop = startTyping(busy, rateHz);
+  cleanup.add(stop);
+  if (busy.length) await new Promise((r) => setTimeout(r, 300));
+  const cpu = new CpuMeter([process.pid]);
+  const latencies = await sampleEcho(measured, samples);
+  const serverCpu = round(cpu.percent(), 1);
+  stop();
+  return { sessions, busy_rate_hz: busy.length ? rateHz : 0, server_cpu_pct: serverCpu, ...summarize(latencies) };
+}
+
+async function rawFlood(bytes: number, timeoutMs: number, cleanup: Cleanup): Promise<FanoutMetric> {
+  const p = spawnLocal(floodArgv(bytes));
+  cleanup.add(() => p.kill());
+  const reader = new FloodReader();
+  p.setListener((chunk) => reader.feed(chunk));
+  // The shell needs a moment to reach `read`; input sent earlier waits in the tty anyway.
+  const cpu = new CpuMeter([process.pid]);
+  const t0 = performance.now();
+  p.write(Buffer.from('\r'));
+  const timer = setTimeout(() => reader.abort(), timeoutMs);
+  await reader.done;
+  clearTimeout(timer);
+  if (reader.endAt === undefined) throw new Error(`flood did not end within ${timeoutMs} ms`);
+  const pct = round(cpu.percent(), 1);
+  const duration = reader.endAt - t0;
+  const rate = round(reader.bytes / 1e6 / (duration / 1000), 2);
+  return {
+    observers: 1,
+    bytes_per_observer: reader.bytes,
+    per_observer_mb_s: rate,
+    min_observer_mb_s: rate,
+    total_mb_s: rate,
+    duration_ms: round(duration, 1),
+    // One process hosts the PTY and reads it: its CPU is both figures.
+    server_cpu_pct: pct,
+    client_cpu_pct: pct,
+    lagged_observers: 0,
+    incomplete_observers: 0,
+  };
+}
+
+async function rawIdleMemory(sessions: number): Promise<MemoryMetric> {
+  const child = spawnTracked(process.execPath, [join(__dirname, '..', 'raw-idle-child.js'), String(sessions)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const m = await waitForOutput(child, /(\{.*\})\n/, 30_000, 'raw memory child');
+  const { before, after } = JSON.parse(m[1] as string) as { before: number; after: number };
+  return {
+    sessions,
+    rss_before_kb: before,
+    rss_after_kb: after,
+    per_session_kb: round((after - before) / sessions, 1),
+  };
+}
+
+export async function benchRaw(p: Profile, result: TargetResult, budget: Budget): Promise<void> {
+  result.process = { host_pid: process.pid };
+  await phase(result, 'idle_memory', budget, async () => {
+    result.metrics.idle_memory = await rawIdleMemory(p.idleSessions);
+  });
+  await phase(result, 'echo_1', budget, async (c) => {
+    result.metrics.echo_1 = await rawEcho(1, p.echoSamples, p.busyRateHz, c);
+  });
+  await phase(result, 'echo_loaded', budget, async (c) => {
+    result.metrics.echo_loaded = await rawEcho(p.loadedSessions, p.echoSamples, p.busyRateHz, c);
+  });
+  // Fan-out and attach have no raw equivalent: a PTY has one reader and no history.
+  await phase(result, 'throughput_1', budget, async (c) => {
+    result.metrics.throughput['1'] = await rawFlood(p.floodBytes, 30_000, c);
+  });
+}

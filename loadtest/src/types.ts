@@ -1,0 +1,76 @@
+/** The JSON result shapes (also what the smoke test checks). Units are in the field names. */
+import type { LatencySummary } from './stats';
+
+export interface EchoMetric extends LatencySummary {
+  sessions: number;
+  /** Background keystrokes per second on each of the other sessions. */
+  busy_rate_hz: number;
+  /** CPU% of the process(es) hosting the sessions while sampling (100 = one core). */
+  server_cpu_pct: number;
+}
+
+export interface FanoutMetric {
+  observers: number;
+  /** Bytes per observer, mean (PW1O payload bytes for the service). */
+  bytes_per_observer: number;
+  /** MB = 10^6 bytes; per observer from the start signal to its end marker. */
+  per_observer_mb_s: number;
+  min_observer_mb_s: number;
+  /** All observers' bytes over the time until the last one finished. */
+  total_mb_s: number;
+  duration_ms: number;
+  /** CPU% of the process(es) hosting the terminal and the fan-out (100 = one core). */
+  server_cpu_pct: number;
+  /** CPU% of the benchmark process (the readers); near 100 means the client is the bottleneck. */
+  client_cpu_pct: number;
+  /** Observers that got PTY_OUTPUT_LAGGED (skipped forward as slow consumers). */
+  lagged_observers: number;
+  /** Observers that never saw the end marker (e.g. it was inside a skipped range). */
+  incomplete_observers: number;
+}
+
+export interface AttachMetric extends LatencySummary {
+  format: 'json' | 'binary';
+  /** true: join with replay_from 0 (the whole history is sent before the Keyframe). */
+  replay: boolean;
+  /** Log head when the attach started (binding_hello current_sequence). */
+  history_frames: number;
+  /** new WebSocket() until 'open' (TCP + upgrade + auth), p50. */
+  connect_ms_p50: number;
+  /** Frames and bytes of the join flush, mean. */
+  flush_frames: number;
+  flush_bytes: number;
+}
+
+export interface MemoryMetric {
+  sessions: number;
+  rss_before_kb: number;
+  rss_after_kb: number;
+  per_session_kb: number;
+}
+
+export interface TargetMetrics {
+  echo_1?: EchoMetric;
+  echo_loaded?: EchoMetric;
+  /** Keyed by observer count. */
+  throughput: Record<string, FanoutMetric>;
+  /** keyframe_json, keyframe_binary, replay_json, replay_binary. */
+  attach: Record<string, AttachMetric>;
+  idle_memory?: MemoryMetric;
+}
+
+export interface TargetResult {
+  name: string;
+  /** ok: every phase ran; partial: some failed (see errors); error: none ran; skipped: not run. */
+  status: 'ok' | 'partial' | 'error' | 'skipped';
+  reason?: string;
+  errors: Record<string, string>;
+  metrics: TargetMetrics;
+  /** Process facts: pids measured, RSS at start. */
+  process?: Record<string, number | string>;
+  wall_ms: number;
+}
+
+export function emptyResult(name: string): TargetResult {
+  return { name, status: 'ok', errors: {}, metrics: { throughput: {}, attach: {} }, wall_ms: 0 };
+}

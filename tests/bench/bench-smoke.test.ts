@@ -1,0 +1,126 @@
+/**
+ * Smoke test of the load driver (`npm run bench`): one `--tiny` run over the raw baseline and the
+ * embedded service, then a check that the JSON holds every figure as a finite number. No timing
+ * is asserted (project rule): the numbers of a tiny run on a busy CI machine mean nothing.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const BENCH = join(ROOT, 'loadtest', 'dist', 'bench.js');
+
+const LATENCY = ['samples', 'p50_ms', 'p99_ms', 'mean_ms', 'max_ms'];
+const ECHO = [...LATENCY, 'sessions', 'busy_rate_hz', 'server_cpu_pct'];
+const FANOUT = [
+  'observers',
+  'bytes_per_observer',
+  'per_observer_mb_s',
+  'min_observer_mb_s',
+  'total_mb_s',
+  'duration_ms',
+  'server_cpu_pct',
+  'client_cpu_pct',
+  'lagged_observers',
+  'incomplete_observers',
+];
+const ATTACH = [...LATENCY, 'history_frames', 'connect_ms_p50', 'flush_frames', 'flush_bytes'];
+const MEMORY = ['sessions', 'rss_before_kb', 'rss_after_kb', 'per_session_kb'];
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BENCH, ...args], { cwd: ROOT, timeout: 55_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Every listed key is present and a finite number. */
+function expectFinite(obj: Record<string, unknown> | undefined, keys: string[], where: string): void {
+  expect(obj).toBeDefined();
+  for (const k of keys) {
+    const v = obj?.[k];
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${where}.${k} is not a finite number: ${v}`);
+  }
+}
+
+describe('npm run bench -- --tiny (smoke)', () => {
+  let dir: string;
+  let report: any;
+  let stdout = '';
+
+  beforeAll(async () => {
+    expect(existsSync(BENCH)).toBe(true); // built by `npm test` (tsconfig.build.json references loadtest)
+    dir = mkdtempSync(join(tmpdir(), 'ptyws-bench-'));
+    const out = join(dir, 'bench.json');
+    const res = await run(['--tiny', '--only', 'raw-node-pty,embedded', '--out', out]);
+    stdout = res.stdout;
+    if (res.code !== 0 || !existsSync(out)) throw new Error(`bench exited ${res.code}: ${res.stderr.slice(-2000)}`);
+    report = JSON.parse(readFileSync(out, 'utf8'));
+  }, 60_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records the machine, the date and the profile', () => {
+    expect(report.schema).toBe('pty-ws-bench/1');
+    expect(Number.isNaN(Date.parse(report.date))).toBe(false);
+    expect(report.profile.name).toBe('tiny');
+    expect(report.machine.node).toBe(process.version);
+    expectFinite(report.machine, ['cpus', 'total_mem_mb', 'clk_tck'], 'machine');
+  });
+
+  it('has every raw-node-pty baseline figure', () => {
+    const raw = report.targets['raw-node-pty'];
+    expect({ status: raw.status, errors: raw.errors }).toEqual({ status: 'ok', errors: {} });
+    expectFinite(raw.metrics.echo_1, ECHO, 'raw.echo_1');
+    expectFinite(raw.metrics.echo_loaded, ECHO, 'raw.echo_loaded');
+    expectFinite(raw.metrics.throughput['1'], FANOUT, 'raw.throughput.1');
+    expectFinite(raw.metrics.idle_memory, MEMORY, 'raw.idle_memory');
+  });
+
+  it('has every embedded figure: echo, fan-out per observer count, attach variants, memory', () => {
+    const emb = report.targets.embedded;
+    expect({ status: emb.status, errors: emb.errors }).toEqual({ status: 'ok', errors: {} });
+    expectFinite(emb.metrics.echo_1, ECHO, 'embedded.echo_1');
+    expectFinite(emb.metrics.echo_loaded, ECHO, 'embedded.echo_loaded');
+    expect(emb.metrics.echo_loaded.sessions).toBe(report.profile.loadedSessions);
+    for (const n of report.profile.observers) {
+      expectFinite(emb.metrics.throughput[String(n)], FANOUT, `embedded.throughput.${n}`);
+      expect(emb.metrics.throughput[String(n)].observers).toBe(n);
+    }
+    expect(Object.keys(emb.metrics.attach).sort()).toEqual([
+      'keyframe_binary',
+      'keyframe_json',
+      'replay_binary',
+      'replay_json',
+    ]);
+    for (const [k, a] of Object.entries<any>(emb.metrics.attach)) expectFinite(a, ATTACH, `embedded.attach.${k}`);
+    expectFinite(emb.metrics.idle_memory, MEMORY, 'embedded.idle_memory');
+  });
+
+  it('computes every ratio against the raw baseline', () => {
+    const keys = [
+      'echo_1_p50',
+      'echo_1_p99',
+      'echo_loaded_p50',
+      'echo_loaded_p99',
+      ...report.profile.observers.map((n: number) => `throughput_${n}_per_observer`),
+      'idle_memory_per_session',
+    ];
+    expectFinite(report.ratios.embedded, keys, 'ratios.embedded');
+  });
+
+  it('reports targets left out with a reason instead of dropping them', () => {
+    expect(report.targets.cluster).toMatchObject({ status: 'skipped', reason: expect.any(String) });
+  });
+
+  it('prints the table with a row per figure and a column per target', () => {
+    expect(stdout).toMatch(/^metric\s+raw-node-pty\s+embedded\s+cluster$/m);
+    expect(stdout).toMatch(/^echo p50 ms, 1 session\s+\S+\s+\S+ \([\d.]+x\)/m);
+    expect(stdout).toMatch(/^JSON: /m);
+  });
+});
