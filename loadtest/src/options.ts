@@ -30,7 +30,7 @@ export interface Profile {
 const PROFILES: Record<Profile['name'], Profile> = {
   full: {
     name: 'full',
-    budgetMs: 160_000,
+    budgetMs: 150_000,
     echoSamples: 200,
     loadedSessions: 50,
     busyRateHz: 20,
@@ -43,14 +43,14 @@ const PROFILES: Record<Profile['name'], Profile> = {
   // A smoke run of every scenario at reduced sizes: the figures are indicative only.
   quick: {
     name: 'quick',
-    budgetMs: 40_000,
-    echoSamples: 60,
+    budgetMs: 50_000,
+    echoSamples: 50,
     loadedSessions: 10,
     busyRateHz: 20,
     floodBytes: 1_000_000,
     observers: [1, 10, 50],
-    historyFrames: 200,
-    attaches: 3,
+    historyFrames: 150,
+    attaches: 2,
     idleSessions: 30,
   },
   // The CI smoke run: every code path, tiny sizes, no meaningful numbers.
@@ -77,7 +77,7 @@ export interface Options {
 
 export const USAGE = `usage: npm run bench -- [--quick | --tiny] [--only <target>[,<target>…]] [--out <file.json>]
   targets: ${TARGET_NAMES.join(', ')}
-  --quick   ~30 s smoke run with smaller sizes
+  --quick   smaller sizes (~45 s with cluster mode, ~20 s without); indicative figures only
   --tiny    CI smoke run: every code path with tiny sizes (numbers are not meaningful)
   --only    run only these targets (ratios need raw-node-pty in the same run)
   --out     write the JSON here instead of bench-results/<timestamp>.json`;

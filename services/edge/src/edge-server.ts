@@ -114,7 +114,9 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     message: guarded('message', (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary)),
     drain: (ws) => void handler.resumeLagged(ws.getUserData()),
     pong: (ws) => {
-      ws.getUserData().lastPongAt = Date.now();
+      const conn = ws.getUserData();
+      conn.lastPongAt = Date.now();
+      conn.pingOutstandingSince = undefined;
     },
     close: (ws, code) => handler.closed(ws.getUserData(), code),
   });
@@ -143,24 +145,29 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     },
   });
 
-  // Keepalive (binding §2.4): ping every interval; reap sockets silent past the pong timeout.
+  // Keepalive (binding §2.4): ping every interval; reap a socket whose ping has gone unanswered
+  // for the pong timeout. The final check runs after setImmediate, i.e. after pending I/O was
+  // read: after an event-loop stall the timer fires before the pongs that arrived meanwhile are
+  // processed, and healthy sockets would otherwise be reaped with the dead.
+  const reap = (conn: Conn) => {
+    if (!conn.ws || !conn.open || conn.pingOutstandingSince === undefined) return;
+    if (Date.now() - conn.pingOutstandingSince <= config.pongTimeoutMs) return;
+    logger.warn({ session_id: conn.sessionId, client_id: conn.clientId, role: conn.role }, 'reaping stale connection');
+    deps.metrics?.connectionReaped();
+    const ws = conn.ws;
+    handler.closed(conn, CloseCode.SERVER_ERROR);
+    ws.close(); // half-open peers never answer a close handshake: drop the socket
+  };
   const heartbeat = setInterval(() => {
     const now = Date.now();
-    for (const conn of [...handler.conns]) {
+    const suspects: Conn[] = [];
+    for (const conn of handler.conns) {
       if (!conn.ws || !conn.open) continue;
-      if (now - conn.lastPongAt > config.pongTimeoutMs) {
-        logger.warn(
-          { session_id: conn.sessionId, client_id: conn.clientId, role: conn.role },
-          'reaping stale connection',
-        );
-        deps.metrics?.connectionReaped();
-        const ws = conn.ws;
-        handler.closed(conn, CloseCode.SERVER_ERROR);
-        ws.close(); // half-open peers never answer a close handshake: drop the socket
-      } else {
-        conn.ws.ping();
-      }
+      if (conn.pingOutstandingSince === undefined) conn.pingOutstandingSince = now;
+      else if (now - conn.pingOutstandingSince > config.pongTimeoutMs) suspects.push(conn);
+      conn.ws.ping();
     }
+    if (suspects.length > 0) setImmediate(() => suspects.forEach(reap));
   }, config.pingIntervalMs);
   heartbeat.unref();
 

@@ -30,6 +30,8 @@ export interface Conn {
   extensionActive: boolean;
   serviceParameters?: ServiceParameters;
   lastPongAt: number;
+  /** When the oldest unanswered ping was sent; undefined while the peer answers. */
+  pingOutstandingSince?: number;
   lastKeyframeRequestAt: number;
   /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
   ptyQueue: Promise<void>;
