@@ -172,6 +172,8 @@ test('an observer page shows the same screen, is read-only and never sends input
   const mark = raw.mark();
   await typeInto(page2, 'echo nope');
   await typeInto(page1, 'echo both');
+  // Equal screens prove nothing until the command's output is on them: wait for it first.
+  await waitUntil(async () => /^both$/m.test(await screenOf(page1)), 8000, 'controller screen shows the output');
   const screen = await sameScreens(page1, page2, 'controller vs observer');
   expect(screen).toMatch(/^both$/m);
   expect(screen).not.toContain('nope');
