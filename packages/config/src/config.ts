@@ -67,4 +67,26 @@ export interface Config {
   natsPrefix: string;
   /** PTYWS_DB_SCHEMA, default `ptyws`: Postgres schema holding the tables. */
   dbSchema: string;
+  /** PTYWS_CONN_RATE_PER_PRINCIPAL, default 30: new attach connections per second per principal. */
+  connRatePerPrincipal: number;
+  /** PTYWS_CONN_BURST_PER_PRINCIPAL, default 60: burst allowance of the per-principal connection bucket. */
+  connBurstPerPrincipal: number;
+  /** PTYWS_CONN_RATE_PER_INSTANCE, default 300: new attach connections per second per instance, on one edge. */
+  connRatePerInstance: number;
+  /** PTYWS_CONN_BURST_PER_INSTANCE, default 600 */
+  connBurstPerInstance: number;
+  /** PTYWS_FRAME_RATE_PER_CONN, default 2000: inbound WebSocket messages per second per connection. */
+  frameRatePerConn: number;
+  /** PTYWS_INPUT_BYTES_PER_CONN, default 4194304: PTY input bytes per second per connection. */
+  inputBytesPerConn: number;
+  /** PTYWS_MAX_SOCKETS, default 10000: open WebSockets per edge; further upgrades get 503. */
+  maxSockets: number;
+  /** PTYWS_TLS_CERT: PEM certificate (chain) file; with PTYWS_TLS_KEY the edge serves https/wss only. */
+  tlsCert?: string;
+  /** PTYWS_TLS_KEY: PEM private key file of PTYWS_TLS_CERT. */
+  tlsKey?: string;
+  /** PTYWS_ALLOW_INSECURE: 1 accepts plain ws:// upgrades, 0 refuses them; unset: accepted with a warning. */
+  allowInsecure?: boolean;
+  /** PTYWS_TRUSTED_PROXIES: CIDRs whose `X-Forwarded-Proto: https` marks a plain request as secure. */
+  trustedProxies: string[];
 }

@@ -49,7 +49,7 @@ const RELATIONS: readonly Relation[] = [
 
 /** Constraints between two fields, checked once both passed their own checks. */
 export function crossFieldProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
-  const problems: string[] = [];
+  const problems: string[] = [...pairProblems(resolved)];
   for (const rel of RELATIONS) {
     const a = resolved.get(rel.field);
     const b = resolved.get(rel.other);
@@ -63,6 +63,21 @@ export function crossFieldProblems(resolved: ReadonlyMap<keyof Config, Resolved>
     problems.push(
       `${blamed.name}=${describeValue(blamedValue, blamed.secret)}: ${what} ${otherSpec.name} (${otherValue}); expected ${expected}`,
     );
+  }
+  return problems;
+}
+
+/** Fields that mean nothing alone: a certificate without its key (or the reverse) cannot serve TLS. */
+const PAIRS: ReadonlyArray<readonly [keyof Config, keyof Config]> = [['tlsCert', 'tlsKey']];
+
+function pairProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
+  const problems: string[] = [];
+  for (const [a, b] of PAIRS) {
+    const hasA = resolved.get(a)?.value !== undefined;
+    const hasB = resolved.get(b)?.value !== undefined;
+    if (hasA === hasB) continue;
+    const [set, missing] = hasA ? [specOf(a), specOf(b)] : [specOf(b), specOf(a)];
+    problems.push(`${set.name} is set but ${missing.name} is not; expected both or neither`);
   }
   return problems;
 }

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * How one variable's text becomes a value and what values are acceptable.
  *
@@ -166,3 +168,36 @@ export const subjectPrefix = (): Rule<string> =>
 
 export const sqlIdentifier = (): Rule<string> =>
   text('a lower-case SQL identifier such as ptyws', (v) => /^[a-z_][a-z0-9_]{0,62}$/.test(v));
+
+/** `address/bits` or a bare address (a single host); IPv4 or IPv6. */
+export function isCidr(v: string): boolean {
+  const [addr, bits, extra] = v.split('/');
+  if (extra !== undefined || addr === undefined) return false;
+  const family = isIP(addr);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** A comma-separated list of CIDRs (empty: none). */
+export function cidrList(): Rule<string[]> {
+  const expected = 'comma-separated CIDRs such as 10.0.0.0/8,127.0.0.1/32,::1/128, or empty';
+  return {
+    expected,
+    parse(raw) {
+      const items = raw
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n.length > 0);
+      return items.every(isCidr)
+        ? { ok: true, value: items }
+        : { ok: false, problem: withExpected('invalid', expected) };
+    },
+    check(value) {
+      return Array.isArray(value) && value.every((n) => typeof n === 'string' && isCidr(n))
+        ? undefined
+        : withExpected('invalid', expected);
+    },
+  };
+}

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import { defaultAgentId, defaultEdgeId, defaultShell, defaultStateDir } from './defaults';
 import {
   absolutePath,
+  cidrList,
   envNameList,
   host,
   identifier,
@@ -265,6 +266,80 @@ const SPECS: SpecTable = {
     description:
       "Comma-separated protected variables (LD_PRELOAD, BASH_ENV, …) that a session's `env` may set anyway; empty: none.",
     rule: envNameList(),
+    defaultValue: () => [],
+  },
+  connRatePerPrincipal: {
+    name: 'PTYWS_CONN_RATE_PER_PRINCIPAL',
+    default: '30',
+    description:
+      'New attach connections per second per principal (token); over it the upgrade gets 429 `RATE_LIMITED`.',
+    rule: integer(1, 1_000_000),
+  },
+  connBurstPerPrincipal: {
+    name: 'PTYWS_CONN_BURST_PER_PRINCIPAL',
+    default: '60',
+    description: 'Connections a principal may open at once before PTYWS_CONN_RATE_PER_PRINCIPAL applies.',
+    rule: integer(1, 1_000_000),
+  },
+  connRatePerInstance: {
+    name: 'PTYWS_CONN_RATE_PER_INSTANCE',
+    default: '300',
+    description: 'New attach connections per second per instance on one edge; over it the upgrade gets 429.',
+    rule: integer(1, 1_000_000),
+  },
+  connBurstPerInstance: {
+    name: 'PTYWS_CONN_BURST_PER_INSTANCE',
+    default: '600',
+    description: 'Connections an instance may open at once before PTYWS_CONN_RATE_PER_INSTANCE applies.',
+    rule: integer(1, 1_000_000),
+  },
+  frameRatePerConn: {
+    name: 'PTYWS_FRAME_RATE_PER_CONN',
+    default: '2000',
+    description:
+      'Inbound frames per second per connection; extra frames get an Error `RATE_LIMITED`, a sustained flood is closed with 4429.',
+    rule: integer(1, 1_000_000),
+  },
+  inputBytesPerConn: {
+    name: 'PTYWS_INPUT_BYTES_PER_CONN',
+    default: '4194304',
+    description: 'PTY input bytes per second per connection (JSON and `PW1I`); over it the input frame is refused.',
+    rule: integer(1024, 1024 * MIB),
+  },
+  maxSockets: {
+    name: 'PTYWS_MAX_SOCKETS',
+    default: '10000',
+    description: 'Open WebSockets per edge; further upgrades get 503.',
+    rule: integer(1, 10_000_000),
+  },
+  tlsCert: {
+    name: 'PTYWS_TLS_CERT',
+    default: '(unset: plain http/ws)',
+    description: 'PEM certificate chain file; with PTYWS_TLS_KEY the port serves https and wss only.',
+    rule: absolutePath(),
+    defaultValue: () => undefined,
+  },
+  tlsKey: {
+    name: 'PTYWS_TLS_KEY',
+    default: '(unset)',
+    description: 'PEM private key file of PTYWS_TLS_CERT.',
+    rule: absolutePath(),
+    defaultValue: () => undefined,
+  },
+  allowInsecure: {
+    name: 'PTYWS_ALLOW_INSECURE',
+    default: '(unset: allowed, with a warning)',
+    description:
+      '`1` accepts plain ws:// attach upgrades, `0` refuses them with 403 (unless from a trusted proxy that saw https).',
+    rule: toggle('1', '0'),
+    defaultValue: () => undefined,
+  },
+  trustedProxies: {
+    name: 'PTYWS_TRUSTED_PROXIES',
+    default: '(none)',
+    description:
+      'Comma-separated CIDRs (e.g. 10.0.0.0/8,::1/128) whose `X-Forwarded-Proto: https` makes a plain request count as secure.',
+    rule: cidrList(),
     defaultValue: () => [],
   },
 };

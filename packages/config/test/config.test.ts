@@ -47,6 +47,14 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       stateDir: `/tmp/pty-ws-${process.getuid?.() ?? 0}`,
       allowEnvOverride: [],
+      connRatePerPrincipal: 30,
+      connBurstPerPrincipal: 60,
+      connRatePerInstance: 300,
+      connBurstPerInstance: 600,
+      frameRatePerConn: 2000,
+      inputBytesPerConn: 4194304,
+      maxSockets: 10000,
+      trustedProxies: [],
     });
     expect(config).not.toHaveProperty('adminToken');
   });
@@ -371,6 +379,9 @@ describe('CONFIG_VARIABLES and the README table', () => {
         adminToken: 'x'.repeat(16),
         natsUrl: 'nats://127.0.0.1:4222',
         databaseUrl: 'postgres://postgres@127.0.0.1/x',
+        tlsCert: '/etc/ptyws/cert.pem',
+        tlsKey: '/etc/ptyws/key.pem',
+        allowInsecure: false,
       },
     );
     expect([...fields].sort()).toEqual(Object.keys(config).sort());
@@ -399,5 +410,31 @@ describe('CONFIG_VARIABLES and the README table', () => {
   it('cannot be mutated by a consumer', () => {
     expect(Object.isFrozen(CONFIG_VARIABLES)).toBe(true);
     expect(Object.isFrozen(CONFIG_VARIABLES[0])).toBe(true);
+  });
+});
+
+describe('security variables', () => {
+  it('needs PTYWS_TLS_CERT and PTYWS_TLS_KEY together', () => {
+    expect(problemsOf({ PTYWS_TLS_CERT: '/etc/c.pem' })).toEqual([
+      'PTYWS_TLS_CERT is set but PTYWS_TLS_KEY is not; expected both or neither',
+    ]);
+    const config = loadConfig({ PTYWS_TLS_CERT: '/etc/c.pem', PTYWS_TLS_KEY: '/etc/k.pem' });
+    expect([config.tlsCert, config.tlsKey]).toEqual(['/etc/c.pem', '/etc/k.pem']);
+  });
+
+  it('reads PTYWS_ALLOW_INSECURE as 1/0 and leaves it unset by default', () => {
+    expect(loadConfig({}).allowInsecure).toBeUndefined();
+    expect(loadConfig({ PTYWS_ALLOW_INSECURE: '0' }).allowInsecure).toBe(false);
+    expect(loadConfig({ PTYWS_ALLOW_INSECURE: '1' }).allowInsecure).toBe(true);
+  });
+
+  it('reads PTYWS_TRUSTED_PROXIES as CIDRs and rejects anything else', () => {
+    expect(loadConfig({ PTYWS_TRUSTED_PROXIES: '10.0.0.0/8, ::1/128,192.168.1.1' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '::1/128',
+      '192.168.1.1',
+    ]);
+    expect(problemsOf({ PTYWS_TRUSTED_PROXIES: '10.0.0.0/33' })).toHaveLength(1);
+    expect(problemsOf({ PTYWS_TRUSTED_PROXIES: 'proxy.local' })).toHaveLength(1);
   });
 });

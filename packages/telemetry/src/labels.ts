@@ -56,7 +56,16 @@ export function authFailureReasonOf(reason: string): AuthFailureReason {
 }
 
 /** `ptyws_rate_limited_total{limit}`: which limit refused a request. */
-export const RATE_LIMITS = ['request_keyframe', 'max_observers', 'other'] as const;
+export const RATE_LIMITS = [
+  'request_keyframe',
+  'max_observers',
+  'connections_principal',
+  'connections_instance',
+  'frames',
+  'input_bytes',
+  'sockets',
+  'other',
+] as const;
 export type RateLimit = (typeof RATE_LIMITS)[number];
 
 /** `ptyws_sessions{state}` on the owning agent. */

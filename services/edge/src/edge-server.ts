@@ -6,6 +6,8 @@ import { Authenticator } from './auth';
 import { mountRestApi } from './http/rest-api';
 import { mountStatic } from './http/static';
 import type { Logger } from './logger';
+import { ConnectionAdmission } from './limits';
+import { TransportPolicy, createApp } from './transport';
 import { uWS, type us_listen_socket } from './uws';
 import { AttachHandler } from './ws/attach-handler';
 import type { Conn } from './ws/connection';
@@ -37,7 +39,7 @@ export interface RunningEdge {
 /** Starts an edge: REST + AgentCard + the pty-ws/v1 attach endpoint on one uWS listener. */
 export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const { config, logger } = deps;
-  const app = uWS.App();
+  const app = createApp(config, logger);
   const hubs = new HubRegistry({
     app,
     log: deps.log,
@@ -56,7 +58,9 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     edgeId: config.edgeId,
     sessionHost: deps.sessionHost,
     metrics: deps.metrics,
+    frameLimits: { frameRatePerConn: config.frameRatePerConn, inputBytesPerConn: config.inputBytesPerConn },
   });
+  const admission = new ConnectionAdmission(config, () => handler.conns.size);
   const untrackConnections = deps.metrics?.trackConnections(() => handler.conns);
   let draining = false;
 
@@ -101,6 +105,9 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       logger,
       knownInstance: (id) => id === config.instanceId,
       onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
+      admission,
+      onRateLimited: (limit) => deps.metrics?.rateLimited(limit),
+      transport: TransportPolicy.fromConfig(config),
     }),
     open: guarded('open', (ws) => {
       if (draining) {

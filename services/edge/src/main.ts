@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   });
 
   process.stdout.write(
-    `pty-ws edge '${config.edgeId}' listening on http://${config.host}:${edge.port} (instance '${config.instanceId}', cluster mode)\n` +
+    `pty-ws edge '${config.edgeId}' listening on ${config.tlsCert ? 'https' : 'http'}://${config.host}:${edge.port} (instance '${config.instanceId}', cluster mode)\n` +
       (config.adminToken ? '' : `  admin token (generated, shown once): ${adminToken}\n`),
   );
 

@@ -104,14 +104,15 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     }
   }
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
   return {
     config,
     host: config.host,
     port: edge.port,
     instanceId: config.instanceId,
     adminToken,
-    httpUrl: `http://${host}:${edge.port}`,
-    wsUrl: `ws://${host}:${edge.port}`,
+    httpUrl: `${tls ? 'https' : 'http'}://${host}:${edge.port}`,
+    wsUrl: `${tls ? 'wss' : 'ws'}://${host}:${edge.port}`,
     metrics,
     ...(agentServer ? { agentMetricsPort: agentServer.port } : {}),
     async stop() {

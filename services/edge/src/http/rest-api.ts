@@ -114,7 +114,10 @@ function rejectUnknown(b: Record<string, unknown>, allowed: Set<string>): void {
 /** The admin REST API (sessions, tokens), the AgentCard and health endpoints. */
 export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   const { config } = deps;
-  const origin = (host: string) => ({ http: `http://${host}`, ws: `ws://${host}` });
+  // Behind TLS the URLs handed out (attach_url, AgentCard) must be the secure ones clients can use.
+  const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
+  const origin = (host: string) =>
+    tls ? { http: `https://${host}`, ws: `wss://${host}` } : { http: `http://${host}`, ws: `ws://${host}` };
 
   const route = (method: 'get' | 'post' | 'del', pattern: string, params: number, admin: boolean, handler: Handler) => {
     app[method](pattern, (res, req) => {

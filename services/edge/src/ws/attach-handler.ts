@@ -30,6 +30,7 @@ import type { FrameLog, Keyframe, LogEntry, SessionControl } from '@pty-ws/ports
 import { replayInRange } from '@pty-ws/ports';
 import type { EdgeMetrics } from '@pty-ws/telemetry';
 import { canControl } from '../auth';
+import { FrameLimiter, base64DecodedLength, type FrameLimits, type FrameVerdict } from '../limits';
 import type { Logger } from '../logger';
 import type { WebSocket } from '../uws';
 import type { Conn } from './connection';
@@ -45,6 +46,8 @@ export interface AttachDeps {
   edgeId: string;
   sessionHost: SessionHostCapabilities;
   metrics?: EdgeMetrics;
+  /** Per-connection inbound budget; absent: unlimited (unit harnesses). */
+  frameLimits?: FrameLimits;
 }
 
 /** Failures the PTY reports for one request: sent as a pty.session_frame Error, connection stays up. */
@@ -148,7 +151,15 @@ export class AttachHandler {
     }
     this.deps.metrics?.frameIn(isBinary ? 'binary' : 'json', data.byteLength);
     if (!conn.open || conn.leaving) return;
-    if (isBinary) return this.binaryInput(conn, new Uint8Array(data.slice(0)));
+    const limiter = this.limiterOf(conn);
+    const admitted = limiter?.frame();
+    if (admitted && !admitted.ok) return this.rateLimited(conn, admitted, isBinary ? undefined : requestIdOf(data));
+    if (isBinary) {
+      // Frame size is what a PW1I frame costs; the 4-byte magic is noise at these rates.
+      const bytes = limiter?.inputBytes(data.byteLength);
+      if (bytes && !bytes.ok) return this.rateLimited(conn, bytes, undefined);
+      return this.binaryInput(conn, new Uint8Array(data.slice(0)));
+    }
     let frame: ClientFrame;
     try {
       frame = parseClientFrame(Buffer.from(data).toString('utf8'));
@@ -156,8 +167,31 @@ export class AttachHandler {
       if (err instanceof FrameRejected) return this.sendError(conn, err.code, err.message, err.requestId);
       return this.sendError(conn, 'INTERNAL', 'could not read the frame');
     }
+    if (limiter && frame.op === 'pty.session_input' && typeof frame.payload['data'] === 'string') {
+      const bytes = limiter.inputBytes(base64DecodedLength(frame.payload['data']));
+      if (!bytes.ok) return this.rateLimited(conn, bytes, frame.id);
+    }
     this.firstFrame(conn, frame);
     void this.dispatch(conn, frame).catch((err: unknown) => this.reject(conn, frame.id, err));
+  }
+
+  private limiterOf(conn: Conn): FrameLimiter | undefined {
+    if (!this.deps.frameLimits) return undefined;
+    return (conn.limiter ??= new FrameLimiter(this.deps.frameLimits));
+  }
+
+  /** Over a per-connection limit: an Error for this frame, or goodbye + 4429 once it is sustained. */
+  private rateLimited(conn: Conn, verdict: Exclude<FrameVerdict, { ok: true }>, requestId: string | undefined): void {
+    this.deps.metrics?.rateLimited(verdict.limit);
+    if (verdict.abusive) {
+      this.deps.logger.warn(
+        { session_id: conn.sessionId, client_id: conn.clientId, principal: conn.principal.id, limit: verdict.limit },
+        'closing a connection that kept exceeding its rate limit',
+      );
+      this.sendError(conn, 'RATE_LIMITED', verdict.message, requestId);
+      return this.goodbye(conn, 'rate_limited', CloseCode.RATE_LIMITED, verdict.message);
+    }
+    this.sendError(conn, 'RATE_LIMITED', verdict.message, requestId);
   }
 
   private firstFrame(conn: Conn, frame: ClientFrame): void {
@@ -656,4 +690,11 @@ function checkSize(cols: number, rows: number): void {
 function normalizeMessage(m: Message): Message {
   const role = (m.role as string) === 'user' ? 'ROLE_USER' : (m.role as string) === 'agent' ? 'ROLE_AGENT' : m.role;
   return { ...m, role };
+}
+
+/** The request id of a refused JSON frame, without parsing it: refusal must stay cheap. */
+function requestIdOf(data: ArrayBuffer): string | undefined {
+  const head = Buffer.from(data, 0, Math.min(data.byteLength, 512)).toString('utf8');
+  const m = /"id"\s*:\s*"([^"\\]{1,128})"/.exec(head);
+  return m?.[1];
 }

@@ -1,5 +1,6 @@
 import type { PtyRole, ServiceParameters } from '@pty-ws/protocol';
 import type { Principal } from '../auth';
+import type { FrameLimiter } from '../limits';
 import type { WebSocket } from '../uws';
 
 /** Per-connection state, kept as the uWS socket's user data. */
@@ -38,4 +39,6 @@ export interface Conn {
   leaving: boolean;
   /** Frames received before binding_hello went out; undefined once it has. */
   heldFrames?: Array<{ data: ArrayBuffer; isBinary: boolean }>;
+  /** Inbound frame and input-byte budget, created on the first frame. */
+  limiter?: FrameLimiter;
 }

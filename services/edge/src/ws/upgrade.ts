@@ -1,7 +1,9 @@
-import { BEARER_SUBPROTOCOL_PREFIX, SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON, newId } from '@pty-ws/protocol';
+import { BEARER_SUBPROTOCOL_PREFIX, SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON, errorPayload, newId } from '@pty-ws/protocol';
 import type { SessionRegistry } from '@pty-ws/ports';
 import { AuthError, bearerFromHeader, canObserve, type Authenticator, type Principal } from '../auth';
-import { sendError, responder, type Responder } from '../http/respond';
+import { sendError, sendJson, responder, type Responder } from '../http/respond';
+import type { ConnectionAdmission, Refusal } from '../limits';
+import type { TransportPolicy } from '../transport';
 import type { Logger } from '../logger';
 import type { HttpRequest, HttpResponse } from '../uws';
 import type { Conn } from './connection';
@@ -56,6 +58,11 @@ export interface UpgradeDeps {
   logger: Logger;
   knownInstance: (instanceId: string) => boolean;
   onAuthFailure?: (reason: string) => void;
+  /** Socket cap and connection rates; absent: unlimited. */
+  admission?: ConnectionAdmission;
+  onRateLimited?: (limit: Refusal['limit']) => void;
+  /** Refuses plain ws:// when the operator asked for it; absent: every transport is accepted. */
+  transport?: TransportPolicy;
 }
 
 /** Everything an upgrade needs, copied out of the request before the first await (uWS rule). */
@@ -68,6 +75,7 @@ interface UpgradeRequest {
   key: string;
   extensions: string;
   remoteAddress: string;
+  forwardedProto: string;
 }
 
 export function upgradeHandler(deps: UpgradeDeps) {
@@ -82,12 +90,44 @@ export function upgradeHandler(deps: UpgradeDeps) {
       key: req.getHeader('sec-websocket-key'),
       extensions: req.getHeader('sec-websocket-extensions'),
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      forwardedProto: req.getHeader('x-forwarded-proto'),
     };
-    void upgrade(deps, r, u, context).catch((err: unknown) => {
+    void admitted(deps, r, u, context).catch((err: unknown) => {
       deps.logger.error({ err: (err as Error).message }, 'upgrade failed');
       sendError(r, 'INTERNAL', 'upgrade failed');
     });
   };
+}
+
+function refuse(r: Responder, refusal: Refusal): void {
+  sendJson(
+    r,
+    refusal.status,
+    { error: errorPayload(refusal.code, refusal.message) },
+    { 'retry-after': String(refusal.retryAfterS) },
+  );
+}
+
+/** Transport and socket-cap checks run before authentication: they are cheap and need no token. */
+async function admitted(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, context: unknown): Promise<void> {
+  if (deps.transport && !deps.transport.permits(u.remoteAddress, u.forwardedProto)) {
+    return sendError(
+      r,
+      'PERMISSION_DENIED',
+      'plain ws:// is refused by this server (PTYWS_ALLOW_INSECURE=0): connect with wss://, or through a trusted proxy that terminates TLS',
+      403,
+    );
+  }
+  const full = deps.admission?.reserveSocket();
+  if (full) {
+    deps.onRateLimited?.(full.limit);
+    return refuse(r, full);
+  }
+  try {
+    await upgrade(deps, r, u, context);
+  } finally {
+    deps.admission?.release();
+  }
 }
 
 async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, context: unknown): Promise<void> {
@@ -130,6 +170,11 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
     throw err;
   }
   if (!canObserve(principal)) return sendError(r, 'PERMISSION_DENIED', 'the principal has no pty scope', 403);
+  const limited = deps.admission?.admit(principal.id, instanceId);
+  if (limited) {
+    deps.onRateLimited?.(limited.limit);
+    return refuse(r, limited);
+  }
   if (!deps.knownInstance(instanceId)) {
     return sendError(r, 'INVALID_REQUEST', `instance '${instanceId}' not found`, 404);
   }

@@ -1,0 +1,61 @@
+import type { RateLimit } from '@pty-ws/telemetry';
+import { TokenBucket, monotonicMs, type Clock } from './token-bucket';
+
+export interface FrameLimits {
+  frameRatePerConn: number;
+  inputBytesPerConn: number;
+}
+
+/**
+ * Refused frames a connection may accumulate: a client that briefly overshoots gets Error frames
+ * and carries on, one that keeps flooding after being told is closed (binding §11: "sustained
+ * abuse warrants RATE_LIMITED errors and connection close"). Strikes drain at STRIKE_RATE_PER_S,
+ * so roughly STRIKE_BURST refusals in a row, or a steady refusal rate above that drain, ends it.
+ */
+export const STRIKE_BURST = 100;
+export const STRIKE_RATE_PER_S = 10;
+
+export type FrameVerdict = { ok: true } | { ok: false; limit: RateLimit; abusive: boolean; message: string };
+
+const OK: FrameVerdict = { ok: true };
+
+/** Per-connection inbound budget: frames per second and PTY input bytes per second. */
+export class FrameLimiter {
+  private readonly frames: TokenBucket;
+  private readonly input: TokenBucket;
+  private readonly strikes: TokenBucket;
+
+  constructor(
+    private readonly limits: FrameLimits,
+    now: Clock = monotonicMs,
+  ) {
+    // One second of allowance as burst: bursty typing or paste is fine, a sustained flood is not.
+    this.frames = new TokenBucket(limits.frameRatePerConn, limits.frameRatePerConn, now);
+    this.input = new TokenBucket(limits.inputBytesPerConn, limits.inputBytesPerConn, now);
+    this.strikes = new TokenBucket(STRIKE_RATE_PER_S, STRIKE_BURST, now);
+  }
+
+  /** Every inbound message, before it is parsed. */
+  frame(): FrameVerdict {
+    if (this.frames.take()) return OK;
+    return this.refuse('frames', `more than ${this.limits.frameRatePerConn} frames per second on this connection`);
+  }
+
+  /** PTY input bytes of one frame (decoded size). */
+  inputBytes(n: number): FrameVerdict {
+    if (this.input.take(n)) return OK;
+    return this.refuse(
+      'input_bytes',
+      `more than ${this.limits.inputBytesPerConn} input bytes per second on this connection`,
+    );
+  }
+
+  private refuse(limit: RateLimit, message: string): FrameVerdict {
+    return { ok: false, limit, abusive: !this.strikes.take(), message };
+  }
+}
+
+/** Decoded size of a base64 string without decoding it (padding ignored: an estimate is enough). */
+export function base64DecodedLength(text: string): number {
+  return Math.floor((text.length * 3) / 4);
+}

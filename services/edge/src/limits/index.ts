@@ -1,0 +1,3 @@
+export * from './token-bucket';
+export * from './connection-admission';
+export * from './frame-limiter';

@@ -1,0 +1,92 @@
+import { BlockList, isIP } from 'node:net';
+import { readFileSync } from 'node:fs';
+import type { Config } from '@pty-ws/config';
+import type { Logger } from './logger';
+import { uWS, type TemplatedApp } from './uws';
+
+/**
+ * Whether an attach upgrade arrived over a secure transport (binding §11: production MUST use
+ * wss://, plain ws:// only by operator override).
+ */
+export class TransportPolicy {
+  private readonly proxies = new BlockList();
+
+  constructor(
+    readonly tls: boolean,
+    /** Plain upgrades accepted anyway (explicit PTYWS_ALLOW_INSECURE=1, or its unset default). */
+    readonly allowInsecure: boolean,
+    trustedProxies: readonly string[],
+  ) {
+    for (const cidr of trustedProxies) {
+      const [addr = '', bits] = cidr.split('/');
+      const family = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
+      if (bits === undefined) this.proxies.addAddress(addr, family);
+      else this.proxies.addSubnet(addr, Number(bits), family);
+    }
+  }
+
+  static fromConfig(config: Config): TransportPolicy {
+    const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
+    return new TransportPolicy(tls, config.allowInsecure ?? true, config.trustedProxies);
+  }
+
+  /** True when the request may proceed; `forwardedProto` counts only from a trusted proxy. */
+  permits(remoteAddress: string, forwardedProto: string): boolean {
+    if (this.tls || this.allowInsecure) return true;
+    return forwardedProto.trim().toLowerCase() === 'https' && this.isTrustedProxy(remoteAddress);
+  }
+
+  isTrustedProxy(remoteAddress: string): boolean {
+    const addr = normalizeAddress(remoteAddress);
+    const family = isIP(addr);
+    if (family === 0) return false;
+    return this.proxies.check(addr, family === 6 ? 'ipv6' : 'ipv4');
+  }
+}
+
+/** uWS prints IPv4 peers of a dual-stack socket as IPv4-mapped IPv6; CIDRs are written as IPv4. */
+export function normalizeAddress(text: string): string {
+  const t = text.trim().toLowerCase();
+  const mapped = /^(?:0{1,4}:){0,5}(?::)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(t) ?? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(t);
+  if (mapped?.[1]) return mapped[1];
+  const hex = /^(?:0{4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(t);
+  if (hex?.[1] && hex[2]) {
+    const hi = parseInt(hex[1], 16);
+    const lo = parseInt(hex[2], 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return t;
+}
+
+/** The uWS app: SSLApp when a certificate is configured (https and wss on the same port), else App. */
+export function createApp(config: Config, logger: Logger): TemplatedApp {
+  if (config.tlsCert !== undefined && config.tlsKey !== undefined) {
+    // uWS fails silently (an app that never listens) on unreadable files: check them for a clear error.
+    for (const [name, file] of [
+      ['PTYWS_TLS_CERT', config.tlsCert],
+      ['PTYWS_TLS_KEY', config.tlsKey],
+    ] as const) {
+      try {
+        readFileSync(file);
+      } catch (err) {
+        throw new Error(`${name}=${file} cannot be read: ${(err as Error).message}`);
+      }
+    }
+    return uWS.SSLApp({ cert_file_name: config.tlsCert, key_file_name: config.tlsKey });
+  }
+  const policy = TransportPolicy.fromConfig(config);
+  if (policy.allowInsecure) {
+    const mode = config.natsUrl ? 'cluster' : 'single-node';
+    logger.warn(
+      { mode, allow_insecure: config.allowInsecure ?? 'unset' },
+      `INSECURE: no PTYWS_TLS_CERT/PTYWS_TLS_KEY — tokens and terminal data travel in clear text over ws:// and http://. ` +
+        `Set TLS (or terminate it at a trusted proxy and set PTYWS_ALLOW_INSECURE=0 with PTYWS_TRUSTED_PROXIES) in production.`,
+    );
+  } else {
+    logger.warn(
+      { trusted_proxies: config.trustedProxies },
+      'no TLS configured and PTYWS_ALLOW_INSECURE=0: attach upgrades are accepted only from trusted proxies that saw https',
+    );
+  }
+  return uWS.App();
+}
