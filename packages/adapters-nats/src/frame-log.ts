@@ -112,7 +112,10 @@ export class JetStreamFrameLog implements FrameLog {
         this.heads.set(sessionId, { lastSeq: entry.seq, streamSeq: ack.seq });
         return;
       } catch (error) {
-        if (!isWrongLastSequence(error)) throw error;
+        if (!isWrongLastSequence(error)) {
+          this.heads.delete(sessionId); // the publish may or may not have been stored: re-read on retry
+          throw error;
+        }
         this.heads.delete(sessionId);
         // Someone appended (the re-read then refuses), or a trim's mark/purge moved the subject's
         // last message without changing the sequence (the re-read then allows a retry).

@@ -2,15 +2,42 @@
  * Cluster mode for the test suite: one pty-agent and two edges as real processes against the
  * machine's NATS and Postgres, each run in its own database and NATS prefix so runs never
  * collide. Clients of one session are spread across both edges (attachUrl alternates).
+ * Fault tests reach the processes through `agents` / `edges` (kill with a signal, restart) and
+ * may point the cluster at a NATS or Postgres of their own (ClusterOptions).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
+import { createServer } from 'node:net';
 import type { Config } from '@pty-ws/config';
+import { ServiceProcess, type ServiceHandle } from './cluster-process';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const NATS_URL = process.env['PTYWS_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const PG_ADMIN_URL = process.env['PTYWS_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface EdgeHandle extends ServiceHandle {
+  readonly edgeId: string;
+  /** Stable across restart(): a restarted edge listens on its first port again. */
+  readonly httpUrl: string;
+  readonly wsUrl: string;
+}
+
+export interface AgentHandle extends ServiceHandle {
+  readonly agentId: string;
+}
+
+export interface ClusterOptions {
+  /** A NATS server other than the machine's (a fault test's own, which it may restart). */
+  natsUrl?: string;
+  /**
+   * A database the caller owns (e.g. on its own temporary Postgres), used as is: the cluster
+   * neither creates nor drops it. Default: a fresh database on the machine's Postgres.
+   */
+  databaseUrl?: string;
+  /**
+   * How long the agent waits for a silent edge before releasing its members. Needs a PTYWS_*
+   * variable for it in packages/config (the agent reads none yet): refused until one exists.
+   */
+  edgeTimeoutMs?: number;
+}
 
 export interface ClusterHandle {
   config: Config;
@@ -22,6 +49,11 @@ export interface ClusterHandle {
   wsUrl: string;
   /** Every edge's ws:// base; attach URLs rotate through them. */
   edgeWsUrls: string[];
+  /** The processes, for fault tests: [agent], [edge a, edge b]. */
+  agents: AgentHandle[];
+  edges: EdgeHandle[];
+  /** The PTYWS_NATS_PREFIX of this run (its JetStream stream and KV bucket names derive from it). */
+  natsPrefix: string;
   stop(): Promise<void>;
 }
 
@@ -57,54 +89,6 @@ function loadConfigFrom(env: Record<string, string>): Config {
   return loadConfig(env);
 }
 
-/** Starts a service and resolves with the first stdout line matching `ready`. */
-function startProcess(
-  script: string,
-  env: Record<string, string>,
-  ready: RegExp,
-  label: string,
-): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, script)], {
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => fail(new Error(`${label} did not start in 15 s\n${out}${err}`)), 15_000);
-    const fail = (e: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(e);
-    };
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = out.match(ready);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m });
-      }
-    });
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (process.env['PTYWS_TEST_LOG_LEVEL']) process.stderr.write(`[${label}] ${d.toString()}`);
-    });
-    child.on('exit', (code) => fail(new Error(`${label} exited with ${code} before it was ready\n${out}${err}`)));
-  });
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const hard = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(hard);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 async function withPg<T>(url: string, fn: (q: (sql: string) => Promise<unknown>) => Promise<T>): Promise<T> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Client } = require('pg') as {
@@ -124,7 +108,7 @@ async function withPg<T>(url: string, fn: (q: (sql: string) => Promise<unknown>)
 }
 
 /** Deletes what a run left in JetStream: its frame stream and membership bucket. */
-async function dropNatsState(prefix: string): Promise<void> {
+async function dropNatsState(natsUrl: string, prefix: string): Promise<void> {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { connect } = require('@nats-io/transport-node') as typeof import('@nats-io/transport-node');
   const { jetstreamManager } = require('@nats-io/jetstream') as typeof import('@nats-io/jetstream');
@@ -132,7 +116,7 @@ async function dropNatsState(prefix: string): Promise<void> {
     defaultFrameStreamName: (p: string) => string;
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const nc = await connect({ servers: NATS_URL });
+  const nc = await connect({ servers: natsUrl, timeout: 2000, reconnect: false });
   try {
     const jsm = await jetstreamManager(nc);
     for (const name of [defaultFrameStreamName(prefix), `KV_${prefix}_membership`]) {
@@ -143,57 +127,103 @@ async function dropNatsState(prefix: string): Promise<void> {
   }
 }
 
-export async function startCluster(overrides: Partial<Config>): Promise<ClusterHandle> {
+/** The edge-timeout variable, if packages/config has one by now. */
+function edgeTimeoutEnv(ms: number | undefined): Record<string, string> {
+  if (ms === undefined) return {};
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { CONFIG_VARIABLES } = require('@pty-ws/config') as { CONFIG_VARIABLES: readonly ConfigVariableLike[] };
+  const v = CONFIG_VARIABLES.find((c) => c.field === 'edgeTimeoutMs');
+  if (!v) throw new Error('edgeTimeoutMs needs a PTYWS_* variable in packages/config, read by the agent');
+  return { [v.name]: String(ms) };
+}
+
+/** A port nothing listens on right now (the kernel's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+/**
+ * Edges get an explicit port rather than 0: uWS sets SO_REUSEADDR only for a given port, and
+ * without it the TIME_WAIT sockets a killed edge leaves behind keep restart() off its port.
+ * Picking a port and binding it later can lose a race with another process: try a few.
+ */
+async function startEdge(base: Record<string, string>, edgeId: string, label: string): Promise<EdgeHandle> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      const { service, match } = await ServiceProcess.start(
+        label,
+        'services/edge/dist/main.js',
+        { ...base, PTYWS_EDGE_ID: edgeId, PTYWS_PORT: String(port) },
+        /listening on http:\/\/([^:]+):(\d+)/,
+      );
+      const host = `${match[1]}:${match[2]}`;
+      return Object.assign(service, { edgeId, httpUrl: `http://${host}`, wsUrl: `ws://${host}` });
+    } catch (err) {
+      if (attempt >= 3 || !/cannot listen/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+export async function startCluster(overrides: Partial<Config>, options: ClusterOptions = {}): Promise<ClusterHandle> {
   const run = randomBytes(4).toString('hex');
+  const ownDb = options.databaseUrl === undefined;
   const db = `ptyws_t_${run}`;
   const prefix = `ptywst${run}`;
+  const natsUrl = options.natsUrl ?? NATS_URL;
   const adminToken = overrides.adminToken ?? `ptyws_test_admin_${randomBytes(16).toString('hex')}`;
-  await withPg(PG_ADMIN_URL, (q) => q(`CREATE DATABASE ${db}`));
-  const databaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
+  if (ownDb) await withPg(PG_ADMIN_URL, (q) => q(`CREATE DATABASE ${db}`));
+  const databaseUrl = options.databaseUrl ?? PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
   const base = {
     ...toEnv(overrides),
-    PTYWS_NATS_URL: NATS_URL,
+    ...edgeTimeoutEnv(options.edgeTimeoutMs),
+    PTYWS_NATS_URL: natsUrl,
     PTYWS_DATABASE_URL: databaseUrl,
     PTYWS_NATS_PREFIX: prefix,
     PTYWS_ADMIN_TOKEN: adminToken,
     PTYWS_PORT: '0',
   };
-  const children: ChildProcess[] = [];
+  const services: ServiceHandle[] = [];
   const cleanup = async () => {
-    await Promise.all(children.map(stopProcess));
-    await withPg(PG_ADMIN_URL, (q) => q(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)).catch(() => undefined);
-    await dropNatsState(prefix).catch(() => undefined);
+    await Promise.all(services.map((s) => s.stop()));
+    if (ownDb)
+      await withPg(PG_ADMIN_URL, (q) => q(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)).catch(() => undefined);
+    await dropNatsState(natsUrl, prefix).catch(() => undefined);
   };
   try {
-    const agent = await startProcess(
-      'services/pty-agent/dist/main.js',
-      { ...base, PTYWS_AGENT_ID: `agent-${run}`, PTYWS_AGENT_METRICS_PORT: '0' },
-      /serving instance/,
+    const agentId = `agent-${run}`;
+    const agent = await ServiceProcess.start(
       'agent',
+      'services/pty-agent/dist/main.js',
+      { ...base, PTYWS_AGENT_ID: agentId, PTYWS_AGENT_METRICS_PORT: '0' },
+      /serving instance/,
     );
-    children.push(agent.child);
-    const edges = await Promise.all(
-      ['a', 'b'].map((e) =>
-        startProcess(
-          'services/edge/dist/main.js',
-          { ...base, PTYWS_EDGE_ID: `edge-${e}-${run}` },
-          /listening on http:\/\/([^:]+):(\d+)/,
-          `edge-${e}`,
-        ),
-      ),
-    );
-    for (const e of edges) children.push(e.child);
-    const hosts = edges.map((e) => `${e.match[1]}:${e.match[2]}`);
+    services.push(agent.service);
+    const settled = await Promise.allSettled(['a', 'b'].map((e) => startEdge(base, `edge-${e}-${run}`, `edge-${e}`)));
+    for (const r of settled) if (r.status === 'fulfilled') services.push(r.value);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const edges = settled.map((r) => (r as PromiseFulfilledResult<EdgeHandle>).value);
     const config = loadConfigFrom(base);
     return {
       config,
       host: config.host,
-      port: Number(edges[0]!.match[2]),
+      port: Number(new URL(edges[0]!.httpUrl).port),
       instanceId: config.instanceId,
       adminToken,
-      httpUrl: `http://${hosts[0]}`,
-      wsUrl: `ws://${hosts[0]}`,
-      edgeWsUrls: hosts.map((h) => `ws://${h}`),
+      httpUrl: edges[0]!.httpUrl,
+      wsUrl: edges[0]!.wsUrl,
+      edgeWsUrls: edges.map((e) => e.wsUrl),
+      agents: [Object.assign(agent.service, { agentId })],
+      edges,
+      natsPrefix: prefix,
       stop: cleanup,
     };
   } catch (err) {

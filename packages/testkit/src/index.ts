@@ -8,3 +8,5 @@ export * from './server';
 export * from './context';
 export * from './screen';
 export * from './sequence';
+export * from './cluster';
+export type { ServiceHandle } from './cluster-process';

@@ -17,6 +17,7 @@ export class Sequencer {
     lastSeq: number,
     private readonly onFailure: (err: Error) => void,
     private readonly afterAppend: () => void = () => {},
+    private readonly onRetry: (err: Error) => void = () => {},
   ) {
     this.last = lastSeq;
   }
@@ -45,7 +46,7 @@ export class Sequencer {
   reserve(build: (seq: number) => Promise<LogEntry>): number {
     const seq = ++this.last;
     const entry = build(seq);
-    this.enqueue(() => entry.then((e) => this.log.append(this.sessionId, e)));
+    this.enqueue(seq, () => entry.then((e) => this.log.append(this.sessionId, e)));
     return seq;
   }
 
@@ -57,17 +58,44 @@ export class Sequencer {
   private append(build: (seq: number) => LogEntry): number {
     const seq = ++this.last;
     const entry = build(seq);
-    this.enqueue(() => this.log.append(this.sessionId, entry));
+    this.enqueue(seq, () => this.log.append(this.sessionId, entry));
     return seq;
   }
 
-  private enqueue(step: () => Promise<void>): void {
-    this.chain = this.chain.then(() => {
+  /**
+   * Appends in order. A transient failure (a NATS outage, a timed-out ack) is retried with backoff
+   * for up to RETRY_WINDOW_MS, and later entries wait behind it, so order and gaplessness hold. An
+   * attempt whose ack was lost may have been stored: before retrying we look at the log's last
+   * sequence — this sequencer is the session's only writer, so a stored `seq` is this entry.
+   * Only a sequence conflict (another writer) or an outage longer than the window is final.
+   */
+  private enqueue(seq: number, step: () => Promise<void>): void {
+    this.chain = this.chain.then(async () => {
       if (this.failure) return;
-      return step().then(this.afterAppend, (err: unknown) => {
-        this.failure = err instanceof Error ? err : new Error(String(err));
-        this.onFailure(this.failure);
-      });
+      const deadline = Date.now() + RETRY_WINDOW_MS;
+      for (let delay = 50, attempt = 0; ; delay = Math.min(delay * 2, 2000), attempt++) {
+        try {
+          if (attempt > 0 && (await this.log.bounds(this.sessionId)).lastSeq >= seq) {
+            this.afterAppend();
+            return;
+          }
+          await step();
+          this.afterAppend();
+          return;
+        } catch (err) {
+          const e = err instanceof Error ? err : new Error(String(err));
+          if (e.name === 'SequenceConflictError' || Date.now() + delay > deadline) {
+            this.failure = e;
+            this.onFailure(e);
+            return;
+          }
+          this.onRetry(e);
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
     });
   }
 }
+
+/** How long an append is retried before the session's log is given up. */
+const RETRY_WINDOW_MS = 120_000;

@@ -62,9 +62,29 @@ export class SessionManager implements SessionControl {
   private readonly liveShells = new Map<string, TaskExecutor>();
   private readonly janitor: NodeJS.Timeout;
   private readonly untrackSessions: (() => void) | undefined;
+  /** Logged once per outage, not once a second. */
+  private sweepFailing = false;
 
   constructor(private readonly deps: AgentDeps) {
-    this.janitor = setInterval(() => void this.sweep(), 1000);
+    // A sweep that cannot reach the registry (Postgres down) is simply tried again next second:
+    // left unhandled, its rejection would end the agent and every session on it.
+    this.janitor = setInterval(() => {
+      this.sweep().then(
+        () => {
+          if (this.sweepFailing) this.deps.runtime.logger.info({}, 'janitor sweep works again');
+          this.sweepFailing = false;
+        },
+        (err: unknown) => {
+          if (!this.sweepFailing) {
+            this.deps.runtime.logger.warn(
+              { err: (err as Error).message },
+              'janitor sweep failed; retrying every second',
+            );
+          }
+          this.sweepFailing = true;
+        },
+      );
+    }, 1000);
     this.janitor.unref();
     this.untrackSessions = deps.metrics?.trackSessions(() => this.sessionSamples());
   }

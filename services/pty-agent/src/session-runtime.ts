@@ -71,8 +71,18 @@ export class SessionRuntime {
       record.sessionId,
       opts.log,
       lastSeq,
-      (err) => opts.logger.warn({ session_id: record.sessionId, err: err.message }, 'frame log append failed'),
+      (err) => {
+        // The log cannot take this session's frames any more: stop it rather than let it run on
+        // with output nobody can see or replay.
+        opts.logger.warn(
+          { session_id: record.sessionId, err: err.message },
+          'frame log append failed for good: closing the session',
+        );
+        void this.kill('error');
+      },
       () => this.maybeTrim(),
+      (err) =>
+        opts.logger.warn({ session_id: record.sessionId, err: err.message }, 'frame log append failed: retrying'),
     );
     this.coalescer = new OutputCoalescer(opts.outputCoalesceMs, opts.outputFrameBytes, (data) => this.emitOutput(data));
     proc.onData((data) => {

@@ -98,10 +98,23 @@ export class SessionHub {
     for (const e of held) this.onEntry(e);
   }
 
+  /**
+   * First sequence published in the current tick, until uWS has flushed it. uWS drops a topic
+   * message not yet flushed to a socket that unsubscribes in the same tick, so `goOffline`
+   * rewinds such a connection to before it and catch-up sends those frames again.
+   */
+  private undrainedFrom: number | undefined;
+
   private deliver(entry: LogEntry): void {
     const frame = serializeEntry(entry);
     this.remember(frame);
     this.head = entry.seq;
+    if (this.undrainedFrom === undefined) {
+      this.undrainedFrom = entry.seq;
+      setImmediate(() => {
+        this.undrainedFrom = undefined;
+      });
+    }
     const { app, metrics } = this.opts;
     if (frame.taskId !== undefined) {
       app.publish(`t:${this.sessionId}:${frame.taskId}`, frame.json, false);
@@ -235,6 +248,11 @@ export class SessionHub {
     conn.ws.unsubscribe(topicFor(this.sessionId, conn.binary));
     for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));
     conn.live = false;
+    const from = this.undrainedFrom;
+    if (from !== undefined && conn.position >= from) {
+      conn.position = from - 1;
+      if (conn.lastSeq >= from) conn.lastSeq = from - 1;
+    }
   }
 
   private skipForward(conn: Conn): void {
