@@ -347,7 +347,7 @@ export class AttachHandler {
     conn.attached = true;
     conn.role = result.grant.role;
     if (p.client_label !== undefined) conn.label = p.client_label;
-    hub.goOffline(conn);
+    hub.goOffline(conn, true);
     this.sendRoleAssigned(conn, result.grant);
 
     // Flush: replay (or just this join's MembershipChanged) up to the keyframe's anchor.
@@ -423,7 +423,7 @@ export class AttachHandler {
     conn.role = result.grant.role;
     const hub = this.hub(conn);
     // RoleAssigned and the role-transition Keyframe go out before the MembershipChanged catches up.
-    hub.goOffline(conn);
+    hub.goOffline(conn, true);
     this.sendRoleAssigned(conn, result.grant);
     await this.sendLogRange(conn, conn.position, result.keyframe.anchorSeq);
     this.sendKeyframe(conn, result.keyframe);

@@ -240,7 +240,13 @@ export class SessionHub {
     conn.live = true;
   }
 
-  goOffline(conn: Conn): void {
+  /**
+   * Stops topic delivery to the connection. With `rewindUndrained` (join and role changes, where
+   * per-connection frames follow at once) a connection that was sent this tick's publishes is
+   * rewound before them, since uWS may drop them on the unsubscribe; catch-up resends them. The
+   * lag path does not rewind: a Keyframe follows there and the sequence must not go back.
+   */
+  goOffline(conn: Conn, rewindUndrained = false): void {
     if (!conn.live || !conn.ws || !conn.open) {
       conn.live = false;
       return;
@@ -249,7 +255,7 @@ export class SessionHub {
     for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));
     conn.live = false;
     const from = this.undrainedFrom;
-    if (from !== undefined && conn.position >= from) {
+    if (rewindUndrained && from !== undefined && conn.position >= from) {
       conn.position = from - 1;
       if (conn.lastSeq >= from) conn.lastSeq = from - 1;
     }
