@@ -1,4 +1,5 @@
 import type { PtyProcess } from '@pty-ws/ports';
+import { foregroundJobOf } from './foreground';
 import { ShellMarkParser, type ShellMark } from './shell-marks';
 import type { CommandResult, RunningCommand, TaskExecutor } from './task-executor';
 
@@ -14,6 +15,7 @@ export interface LiveShellOptions {
 const DEFAULT_READY_WAIT_MS = 10_000;
 /** After Ctrl-C (cancel, timeout) the shell gets this long to report the command's end. */
 const INTERRUPT_GRACE_MS = 3000;
+const INTERRUPT_REPEAT_MS = 300;
 /**
  * After the D mark the command's last output may still be on its way: a multiplexer sends the
  * marks (passthrough) at once but may draw text a little later. Done once the next prompt's A
@@ -22,6 +24,7 @@ const INTERRUPT_GRACE_MS = 3000;
 const TAIL_QUIET_MS = 40;
 const TAIL_MAX_MS = 1000;
 const CTRL_C = Uint8Array.of(0x03);
+const CR = Uint8Array.of(0x0d);
 /**
  * Clears whatever a person had half-typed at the prompt, so it is not prefixed to the task:
  * readline's Ctrl-A Ctrl-K (Ctrl-U would ring the bell on an empty line), the terminal's own
@@ -158,11 +161,24 @@ export class LiveShellExecutor implements TaskExecutor {
     return new Promise((resolve) => {
       let finished = false;
       let grace: NodeJS.Timeout | undefined;
+      let again: NodeJS.Timeout | undefined;
       const interrupt = () => {
         if (finished || grace || typed.ended) return;
         this.write(CTRL_C);
-        // A shell that does not come back after Ctrl-C still ends the task.
-        grace = setTimeout(() => typed.done(null), INTERRUPT_GRACE_MS);
+        // A Ctrl-C that lands while the shell is still handing the terminal to the new job reaches
+        // the shell, not the job. Repeat it only while a job holds the terminal, so a repeat can
+        // never hit the next prompt (and the next task's line).
+        again = setInterval(() => {
+          if (!typed.ended && foregroundJobOf(this.proc.pid)) this.write(CTRL_C);
+        }, INTERRUPT_REPEAT_MS);
+        again.unref();
+        // A shell that does not come back after Ctrl-C still ends the task. With no job holding the
+        // terminal, the Ctrl-C hit the shell before it had read the line (bash then redraws no
+        // prompt): an empty line makes it show one, so the next task is not left waiting.
+        grace = setTimeout(() => {
+          if (!foregroundJobOf(this.proc.pid)) this.write(CR);
+          typed.done(null);
+        }, INTERRUPT_GRACE_MS);
         grace.unref();
       };
       const timer = setTimeout(() => {
@@ -194,6 +210,7 @@ export class LiveShellExecutor implements TaskExecutor {
           finished = true;
           clearTimeout(timer);
           if (grace) clearTimeout(grace);
+          if (again) clearInterval(again);
           if (settle) clearTimeout(settle);
           this.typed = undefined;
           resolve({ exitCode: typed.ended ? typed.ended.exitCode : exitCode, ...this.artifact(typed) });

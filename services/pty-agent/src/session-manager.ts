@@ -179,12 +179,11 @@ export class SessionManager implements SessionControl {
    * before shutdown(), which then ends only what cannot survive). No `Closed` is logged for them.
    */
   async detachAll(): Promise<string[]> {
-    const detached: string[] = [];
-    for (const [id, rt] of [...this.runtimes]) {
-      if (!(await rt.detach())) continue;
+    const ids = await Promise.all([...this.runtimes].map(async ([id, rt]) => ((await rt.detach()) ? id : '')));
+    const detached = ids.filter((id) => id !== '');
+    for (const id of detached) {
       this.runtimes.delete(id);
       this.liveShells.delete(id);
-      detached.push(id);
     }
     return detached;
   }

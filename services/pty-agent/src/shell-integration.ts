@@ -20,7 +20,10 @@ const BASH_FILE = `# pty-ws shell integration for bash (OSC 133).
 __ptyws_loaded=1
 ${OSC_FUNCTION}
 __ptyws_prompt() { __ptyws_osc "D;$__ptyws_s"; __ptyws_osc A; return "$__ptyws_s"; }
-PS0='$(__ptyws_osc C)'"$PS0"
+# PS0 through prompt escapes, not $(...): no subshell per command for ^C to land in.
+if [ -n "$TMUX" ]; then PS0='\\ePtmux;\\e\\e]133;C\\a\\e\\\\'"$PS0"
+elif [ -n "$STY" ]; then PS0='\\eP\\e]133;C\\a\\e\\\\'"$PS0"
+else PS0='\\e]133;C\\a'"$PS0"; fi
 `;
 
 /** Read by interactive POSIX shells through $ENV. They have no pre-command hook: no C mark. */

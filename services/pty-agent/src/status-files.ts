@@ -18,14 +18,19 @@ export function parseStatus(text: string): PtyExit | undefined {
 /**
  * The per-session files a multiplexer backend leaves in its run directory: the program's exit
  * status (written by a tmux hook or the screen wrapper, even while no agent is attached), the
- * program's pid (screen), and the last size the agent gave it (for re-attaching at that size).
+ * program's pid (screen), the last size the agent gave it (for re-attaching at that size), and
+ * the start gate with the program's environment (tmux).
  */
 export class StatusFiles {
   private readonly waiting = new Map<string, (exit: PtyExit) => void>();
   private watcher: FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
 
-  constructor(readonly dir: string) {}
+  /** `onPoll` runs on each backup check while a session is watched (tmux nudges its server). */
+  constructor(
+    readonly dir: string,
+    private readonly onPoll: () => void = () => {},
+  ) {}
 
   statusPath(name: string): string {
     return path.join(this.dir, `${name}.status`);
@@ -33,6 +38,24 @@ export class StatusFiles {
 
   pidPath(name: string): string {
     return path.join(this.dir, `${name}.pid`);
+  }
+
+  /** Created by the agent to let a program that waits for its client start (tmux). */
+  gatePath(name: string): string {
+    return path.join(this.dir, `${name}.go`);
+  }
+
+  openGate(name: string): void {
+    writeFileSync(this.gatePath(name), '', { mode: 0o600 });
+  }
+
+  /** The program's environment as a script for its start gate to source (tmux). */
+  envPath(name: string): string {
+    return path.join(this.dir, `${name}.env`);
+  }
+
+  writeEnv(name: string, script: string): void {
+    writeFileSync(this.envPath(name), script, { mode: 0o600 });
   }
 
   private sizePath(name: string): string {
@@ -74,7 +97,14 @@ export class StatusFiles {
   }
 
   remove(name: string): void {
-    for (const file of [this.statusPath(name), this.pidPath(name), this.sizePath(name)]) {
+    const files = [
+      this.statusPath(name),
+      this.pidPath(name),
+      this.sizePath(name),
+      this.gatePath(name),
+      this.envPath(name),
+    ];
+    for (const file of files) {
       rmSync(file, { force: true });
       rmSync(`${file}.tmp`, { force: true });
     }
@@ -116,6 +146,7 @@ export class StatusFiles {
     }
     this.poll = setInterval(() => {
       for (const name of [...this.waiting.keys()]) this.check(name);
+      this.onPoll();
     }, POLL_MS);
     this.poll.unref();
   }

@@ -3,7 +3,7 @@ import type { SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from './agent-paths';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
 import { MultiplexerHost } from './multiplexer-host';
-import { runCommand } from './run-command';
+import { runCommand, shellQuote } from './run-command';
 import { StatusFiles } from './status-files';
 
 /** tmux's own terminal description when installed (ncurses-term), else the older screen one. */
@@ -33,7 +33,7 @@ export function tmuxConfig(runDir: string): string {
     'set -g set-titles off',
     'set -g escape-time 0',
     `set -g default-terminal ${innerTerm()}`,
-    // argv of one word is run through this shell; the program's own env comes from `-e`.
+    // For the pane-died hook's run-shell; programs are started without a shell (see createCommand).
     'set -g default-shell /bin/sh',
     // Sessions outlive the agent's client (restart) and end with their program.
     'set -g destroy-unattached off',
@@ -51,8 +51,6 @@ export function tmuxConfig(runDir: string): string {
   ].join('\n');
 }
 
-const startChannel = (name: string) => `ptyws-start-${name}`;
-
 /** Variables tmux sets itself inside the pane (TERM is the inner terminal, not the client's). */
 const TMUX_OWNED_ENV = new Set(['TERM', 'TMUX', 'TMUX_PANE']);
 
@@ -64,7 +62,32 @@ class Tmux implements Multiplexer {
     private readonly program: string,
     private readonly paths: AgentPaths,
   ) {
-    this.files = new StatusFiles(paths.tmuxRun);
+    this.files = new StatusFiles(paths.tmuxRun, () => void this.reapDeadPanes());
+  }
+
+  /**
+   * tmux before 3.5, built with utempter (Debian's 3.3a is), can lose a pane's SIGCHLD: the pane
+   * then reads dead with no status and pane-died never fires. A SIGCHLD sent to the server makes
+   * it reap the child, after which the hook runs as usual.
+   */
+  private async reapDeadPanes(): Promise<void> {
+    const out = await this.tmux([
+      'list-panes',
+      '-a',
+      '-F',
+      '#{pid} #{pane_dead} #{pane_dead_status}#{pane_dead_signal}',
+    ]);
+    if (out.code !== 0) return;
+    for (const line of out.stdout.split('\n')) {
+      const [pid, dead, status] = line.split(' ');
+      if (dead !== '1' || status || !pid) continue;
+      try {
+        process.kill(Number(pid), 'SIGCHLD');
+      } catch {
+        /* the server is gone */
+      }
+      return;
+    }
   }
 
   prepare(): void {
@@ -87,13 +110,17 @@ class Tmux implements Multiplexer {
   }
 
   createCommand(name: string, spec: SessionSpec): ClientCommand {
-    const envArgs: string[] = [];
-    for (const [k, v] of Object.entries(spec.env)) if (!TMUX_OWNED_ENV.has(k)) envArgs.push('-e', `${k}=${v}`);
-    // The program starts only once the agent's client is attached and drawn (release): tmux
-    // drops passthrough output (the shell integration's first prompt marks) for a client that is
-    // still waiting for its first redraw. Several arguments: tmux runs them without a shell.
-    const gate = '"$0" -S "$1" wait-for "$2"; shift 2; exec "$@"';
-    const argv = ['/bin/sh', '-c', gate, this.program, this.paths.tmuxSocket, startChannel(name), ...spec.argv];
+    // The environment goes through a private file, not `-e` arguments: the client lives as long
+    // as the session, and its command line is readable by every local user.
+    const env = Object.entries(spec.env).filter(([k]) => !TMUX_OWNED_ENV.has(k));
+    this.files.writeEnv(name, env.map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
+    // The program starts only once the agent's client is attached and drawn (release creates
+    // the gate file): tmux drops passthrough output (the shell integration's first prompt marks)
+    // for a client still waiting for its first redraw. A file rather than `tmux wait-for`: nothing
+    // in the pane talks to the server, and opening the gate again on re-attach is harmless.
+    // Several arguments: tmux runs them without a shell.
+    const gate = 'while [ ! -e "$0" ]; do sleep 0.02; done; . "$1" && rm -f "$1"; shift; exec "$@"';
+    const argv = ['/bin/sh', '-c', gate, this.files.gatePath(name), this.files.envPath(name), ...spec.argv];
     return {
       argv: [
         this.program,
@@ -107,7 +134,6 @@ class Tmux implements Multiplexer {
         name,
         '-c',
         spec.cwd,
-        ...envArgs,
         '--',
         ...argv,
       ],
@@ -124,7 +150,7 @@ class Tmux implements Multiplexer {
   }
 
   async release(name: string): Promise<void> {
-    await this.tmux(['wait-for', '-S', startChannel(name)]);
+    this.files.openGate(name);
   }
 
   async programPid(name: string): Promise<number | undefined> {

@@ -17,6 +17,7 @@ import {
   errorPayload,
   newId,
   parseClientFrame,
+  resolveHostSelection,
   rfc3339,
   type BindingErrorCode,
   type ClientFrame,
@@ -447,27 +448,9 @@ export class AttachHandler {
     });
   }
 
+  /** Backend/class validated as a pair against what hello advertised (binding §5.1.1). */
   private checkSessionHost(p: JoinSessionPayload): void {
-    const host = this.deps.sessionHost;
-    const backend = p.session_backend ?? p.backend;
-    if (backend !== undefined && !host.supported_backends.includes(backend)) {
-      throw new BindingError('INVALID_REQUEST', `session_backend.not_implemented: '${backend}' is not supported here`, {
-        reason: 'session_backend.not_implemented',
-      });
-    }
-    const cls = p.session_class;
-    if (
-      cls !== undefined &&
-      (!host.supported_classes.includes(cls) || ((backend ?? 'native') === 'native' && cls !== 'direct'))
-    ) {
-      throw new BindingError(
-        'INVALID_REQUEST',
-        `session_class.not_implemented: '${cls}' is not supported with this backend`,
-        {
-          reason: 'session_class.not_implemented',
-        },
-      );
-    }
+    resolveHostSelection(this.deps.sessionHost, p.session_backend ?? p.backend, p.session_class);
   }
 
   // ---- A2A tasks ----------------------------------------------------------------------------------

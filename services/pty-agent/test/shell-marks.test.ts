@@ -1,0 +1,51 @@
+import { ShellMarkParser, type MarkSegment } from '../src/shell-marks';
+import { terminalText } from '../src/live-shell-executor';
+import { shellKindOf } from '../src/shell-integration';
+
+const feed = (chunks: string[]): MarkSegment[] => {
+  const p = new ShellMarkParser();
+  return chunks.flatMap((c) => p.push(Buffer.from(c, 'latin1')));
+};
+const describeSegs = (segs: MarkSegment[]) =>
+  segs.map((s) => ('mark' in s ? `<${s.mark.kind}${s.mark.exitCode ?? ''}>` : s.text.toString('latin1'))).join('');
+
+describe('ShellMarkParser', () => {
+  it('splits text and OSC 133 marks (BEL or ST terminated)', () => {
+    expect(describeSegs(feed(['a\x1b]133;C\x07out\r\n\x1b]133;D;3\x1b\\\x1b]133;A\x07$ ']))).toBe(
+      'a<C>out\r\n<D3><A>$ ',
+    );
+  });
+
+  it('finds a mark split across chunks at every position', () => {
+    const whole = 'x\x1b]133;D;127\x07y';
+    for (let i = 1; i < whole.length; i++) {
+      expect(describeSegs(feed([whole.slice(0, i), whole.slice(i)]))).toBe('x<D127>y');
+    }
+  });
+
+  it('leaves other OSC sequences and an unterminated long "mark" as text', () => {
+    expect(describeSegs(feed(['\x1b]0;title\x07t']))).toBe('\x1b]0;title\x07t');
+    const junk = '\x1b]133;' + 'z'.repeat(100);
+    expect(describeSegs(feed([junk]))).toBe(junk);
+  });
+});
+
+describe('terminalText', () => {
+  it('drops escape sequences and normalizes line ends', () => {
+    expect(terminalText('\x1b[?2004l\r\x1b[1;31mred\x1b[0m\r\r\nnext\x1b(B\r\n')).toBe('red\nnext\n');
+  });
+});
+
+describe('shellKindOf', () => {
+  it.each([
+    [['/bin/bash', '-l'], 'bash'],
+    [['bash', '--norc', '--noprofile'], 'bash'],
+    [['/bin/sh'], 'posix'],
+    [['/usr/bin/dash', '-i'], 'posix'],
+    [['/bin/sh', '-lc', 'echo hi'], undefined],
+    [['/bin/bash', 'script.sh'], undefined],
+    [['/usr/bin/python3'], undefined],
+  ])('%j → %s', (argv, kind) => {
+    expect(shellKindOf(argv)).toBe(kind);
+  });
+});

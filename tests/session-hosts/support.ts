@@ -1,0 +1,100 @@
+/** Fixtures for the session-host tests: a private state directory per file, real tmux/screen. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Config } from '@pty-ws/config';
+import type { SessionFramePayload } from '@pty-ws/protocol';
+import { agentPaths, detectMultiplexers, type AgentPaths, type ManagedBackend } from '@pty-ws/pty-agent';
+import { TestContext, is, sessionFrameOf, type Received, type TestClient } from '@pty-ws/testkit';
+
+export const INSTALLED: ManagedBackend[] = Object.keys(detectMultiplexers()) as ManagedBackend[];
+
+let counter = 0;
+
+/**
+ * A state directory and agent id of this test file's own, so its multiplexer sockets are unique
+ * to the run; `cleanup` ends whatever multiplexer sessions are left and removes the directory.
+ */
+export function privateAgent(): { stateDir: string; agentId: string; paths: AgentPaths; cleanup(): void } {
+  counter += 1;
+  // Short: socket paths are limited to 107 bytes.
+  const stateDir = mkdtempSync('/tmp/pwsh-');
+  const agentId = `t${process.pid}-${counter}`;
+  const paths = agentPaths(stateDir, agentId);
+  return {
+    stateDir,
+    agentId,
+    paths,
+    cleanup() {
+      if (INSTALLED.includes('tmux')) tryRun('tmux', ['-S', paths.tmuxSocket, 'kill-server']);
+      if (INSTALLED.includes('screen')) {
+        for (const s of screenSockets(paths)) tryRun('screen', ['-S', s, '-X', 'quit'], { SCREENDIR: paths.screenDir });
+      }
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function tryRun(file: string, args: string[], env: Record<string, string> = {}): string | undefined {
+  try {
+    return execFileSync(file, args, {
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
+      stdio: 'pipe',
+    }).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<pid>.<name>` of the screen sessions in the agent's SCREENDIR. */
+export function screenSockets(paths: AgentPaths): string[] {
+  let text = '';
+  try {
+    text = execFileSync('screen', ['-ls'], {
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SCREENDIR: paths.screenDir },
+    }).toString();
+  } catch (err) {
+    text = String((err as { stdout?: Buffer }).stdout ?? '');
+  }
+  return [...text.matchAll(/^\s+(\d+\.\S+)\s/gm)].map((m) => m[1] as string);
+}
+
+/** Names of the live multiplexer sessions of a backend on the agent's private socket. */
+export function multiplexerSessions(backend: ManagedBackend, paths: AgentPaths): string[] {
+  if (backend === 'screen') return screenSockets(paths).map((s) => s.slice(s.indexOf('.') + 1));
+  const out = tryRun('tmux', ['-S', paths.tmuxSocket, 'list-sessions', '-F', '#{session_name}']);
+  return out ? out.split('\n').filter((l) => l.length > 0) : [];
+}
+
+/** Starts a server in beforeAll and disposes it (then the agent's leftovers) in afterAll. */
+export function useServer(overrides: Partial<Config> = {}, cleanup: () => void = () => {}): () => TestContext {
+  let ctx: TestContext | undefined;
+  beforeAll(async () => {
+    ctx = await TestContext.start(overrides);
+  });
+  afterAll(async () => {
+    await ctx?.dispose();
+    cleanup();
+  });
+  return () => {
+    if (!ctx) throw new Error('server not started');
+    return ctx;
+  };
+}
+
+type Closed = Extract<SessionFramePayload, { kind: 'Closed' }>;
+
+export async function closedFrame(c: TestClient, timeoutMs = 15_000): Promise<Closed> {
+  const r: Received = await c.waitFor(is.kind('Closed'), timeoutMs);
+  return sessionFrameOf(r, 'Closed') as Closed;
+}
+
+/** An interactive /bin/sh with a small prompt and no login noise. */
+export function shellBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    argv: ['/bin/sh'],
+    env: { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    cols: 80,
+    rows: 24,
+    ...extra,
+  };
+}
