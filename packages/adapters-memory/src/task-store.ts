@@ -1,5 +1,5 @@
 import type { TaskPage, TaskRecord, TaskStore } from '@pty-ws/ports';
-import { decodePageToken, encodePageToken, type TaskCursor } from './page-token';
+import { decodePageToken, encodePageToken, type TaskCursor } from '@pty-ws/ports';
 
 export interface TaskFilter {
   sessionId?: string;

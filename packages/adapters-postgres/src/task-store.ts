@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { TaskPage, TaskRecord, TaskStore } from '@pty-ws/ports';
 import type { ServiceParameters, Task } from '@pty-ws/protocol';
-import { decodePageToken, encodePageToken } from './page-token';
+import { decodePageToken, encodePageToken } from '@pty-ws/ports';
 import { qualified, toMillis, uniqueViolation } from './sql';
 
 export interface TaskFilter {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Pool } from 'pg';
 import type { TaskRecord } from '@pty-ws/ports';
-import { encodePageToken as memoryPageToken } from '../../adapters-memory/src/page-token';
+import { encodePageToken as memoryPageToken } from '@pty-ws/ports';
 import { uniqueId } from '../../testkit/src/contracts';
 import {
   connectPostgres,

@@ -5,3 +5,4 @@ export * from './tasks';
 export * from './membership';
 export * from './pty-host';
 export * from './session-control';
+export * from './task-page-token';

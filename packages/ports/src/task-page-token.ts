@@ -8,13 +8,14 @@ export interface TaskCursor {
 
 /**
  * Keyset cursor rather than an offset: a task created while someone pages through the list
- * neither shifts nor repeats entries on later pages.
+ * neither shifts nor repeats entries on later pages. Part of the TaskStore contract, so every
+ * implementation hands out and accepts the same tokens (base64url of `[createdAt, taskId]`).
  */
 export function encodePageToken(cursor: TaskCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt, cursor.taskId]), 'utf8').toString('base64url');
 }
 
-/** Throws INVALID_REQUEST for anything this store did not hand out. */
+/** Throws INVALID_REQUEST for anything a task store did not hand out. */
 export function decodePageToken(token: string): TaskCursor {
   let parsed: unknown;
   try {
@@ -26,7 +27,7 @@ export function decodePageToken(token: string): TaskCursor {
     Array.isArray(parsed) &&
     parsed.length === 2 &&
     typeof parsed[0] === 'number' &&
-    Number.isFinite(parsed[0]) &&
+    Number.isSafeInteger(parsed[0]) &&
     typeof parsed[1] === 'string'
   ) {
     return { createdAt: parsed[0], taskId: parsed[1] };
