@@ -2,6 +2,9 @@ import type { Config } from '@pty-ws/config';
 import { JetStreamFrameLog, KvMembershipStore, connectNats } from '@pty-ws/adapters-nats';
 import { openPostgresAdapters, type PostgresAdapters } from '@pty-ws/adapters-postgres';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { ClusterConfigError } from './cluster-config-error';
+
+export { ClusterConfigError };
 
 /** Everything a cluster-mode edge or agent shares: one NATS connection, the log, the stores. */
 export interface ClusterBackend {
@@ -13,8 +16,6 @@ export interface ClusterBackend {
   healthy(): boolean;
   close(): Promise<void>;
 }
-
-export class ClusterConfigError extends Error {}
 
 /** Cluster mode needs both URLs; say so plainly instead of half-starting. */
 export function requireClusterConfig(config: Config, role: string): { natsUrl: string; databaseUrl: string } {
@@ -73,3 +74,4 @@ export async function openClusterBackend(config: Config, name: string): Promise<
     },
   };
 }
+export { runService, type RunningService } from './run-service';

@@ -1,6 +1,6 @@
 import { newId, SCOPES, type SessionHostCapabilities } from '@pty-ws/protocol';
-import { loadConfig, ConfigError } from '@pty-ws/config';
-import { openClusterBackend, ClusterConfigError } from '@pty-ws/cluster';
+import { loadConfig } from '@pty-ws/config';
+import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { NatsSessionControl, startEdgeHeartbeat } from '@pty-ws/control-nats';
 import { createLogger, isLogLevel, Metrics } from '@pty-ws/telemetry';
 import { generateToken, hashToken } from './auth';
@@ -21,7 +21,7 @@ const CLUSTER_SESSION_HOST: SessionHostCapabilities = {
 };
 
 /** `npm run edge`: a stateless edge in cluster mode (NATS + Postgres). */
-async function main(): Promise<void> {
+async function main(): Promise<RunningService> {
   const config = loadConfig();
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-edge' });
   const backend = await openClusterBackend(config, `edge-${config.edgeId}`);
@@ -79,24 +79,15 @@ async function main(): Promise<void> {
       (config.adminToken ? '' : `  admin token (generated, shown once): ${adminToken}\n`),
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'edge shutting down');
-    const force = setTimeout(() => process.exit(1), config.gracePeriodS * 1000);
-    force.unref();
-    stopHeartbeat();
-    await edge.stop();
-    await backend.close();
-    process.exit(0);
+  return {
+    logger,
+    gracePeriodS: config.gracePeriodS,
+    async stop() {
+      stopHeartbeat();
+      await edge.stop();
+      await backend.close();
+    },
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-main().catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof ClusterConfigError;
-  process.stderr.write(`pty-ws edge: ${known ? '' : 'failed to start: '}${(err as Error).message}\n`);
-  process.exit(known ? 2 : 1);
-});
+runService('edge', main);

@@ -1,12 +1,12 @@
-import { loadConfig, ConfigError } from '@pty-ws/config';
-import { openClusterBackend, ClusterConfigError } from '@pty-ws/cluster';
+import { loadConfig } from '@pty-ws/config';
+import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { serveSessionControl } from '@pty-ws/control-nats';
 import { createLogger, isLogLevel, Metrics, startMetricsServer } from '@pty-ws/telemetry';
 import { createSessionManager } from './create-agent';
 import { closeOrphanedSessions } from './orphans';
 
 /** `npm run agent`: owns the PTYs of this host in cluster mode; edges reach it over NATS. */
-async function main(): Promise<void> {
+async function main(): Promise<RunningService> {
   const config = loadConfig();
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-agent' });
   const backend = await openClusterBackend(config, `agent-${config.agentId}`);
@@ -45,24 +45,17 @@ async function main(): Promise<void> {
     `pty-ws agent '${config.agentId}' serving instance '${config.instanceId}' (metrics on http://${config.host}:${health.port}/metrics)\n`,
   );
 
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'agent shutting down');
-    const force = setTimeout(() => process.exit(1), config.gracePeriodS * 1000);
-    force.unref();
-    await server.stop();
-    await manager.shutdown();
-    await health.close();
-    await backend.close();
-    process.exit(0);
+  return {
+    logger,
+    gracePeriodS: config.gracePeriodS,
+    async stop() {
+      stopping = true; // readyz turns 503 first
+      await server.stop();
+      await manager.shutdown();
+      await health.close();
+      await backend.close();
+    },
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-main().catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof ClusterConfigError;
-  process.stderr.write(`pty-ws agent: ${known ? '' : 'failed to start: '}${(err as Error).message}\n`);
-  process.exit(known ? 2 : 1);
-});
+runService('agent', main);
