@@ -10,6 +10,6 @@ export { LiveShellExecutor, type LiveShellOptions } from './live-shell-executor'
 export type { LiveShellConfig } from './live-shell-setup';
 export type { RecoveryReport } from './managed-recovery';
 export { PROTECTED_ENV } from './session-env';
-export { createSessionManager, type AgentStores } from './create-agent';
+export { createSessionManager, type AgentStores, type CreatedAgent } from './create-agent';
 export { closeOrphanedSessions } from './orphans';
 export { agentPaths, type AgentPaths } from './agent-paths';

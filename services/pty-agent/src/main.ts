@@ -16,7 +16,7 @@ async function main(): Promise<RunningService> {
   if (orphans.length > 0)
     logger.warn({ sessions: orphans }, 'closed sessions whose processes died with the previous agent');
 
-  const manager = createSessionManager(
+  const { manager } = createSessionManager(
     config,
     {
       registry: backend.pg.sessions,
@@ -27,6 +27,9 @@ async function main(): Promise<RunningService> {
     logger,
     metrics,
   );
+  // Multiplexer sessions outlive an agent: re-attach them, continuing their logs.
+  const recovered = await manager.recoverManagedSessions();
+  logger.info({ recovered }, 'managed sessions recovered');
   const server = serveSessionControl(backend.nc, {
     prefix: config.natsPrefix,
     agentId: config.agentId,
@@ -51,6 +54,7 @@ async function main(): Promise<RunningService> {
     async stop() {
       stopping = true; // readyz turns 503 first
       await server.stop();
+      await manager.detachAll(); // managed sessions keep running for the next agent
       await manager.shutdown();
       await health.close();
       await backend.close();

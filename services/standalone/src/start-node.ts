@@ -7,7 +7,7 @@ import {
   MemoryTokenStore,
 } from '@pty-ws/adapters-memory';
 import { generateToken, hashToken, silentLogger, startEdge, type Logger } from '@pty-ws/edge';
-import { SessionHosts, SessionManager, ShellTaskExecutor, TaskService } from '@pty-ws/pty-agent';
+import { createSessionManager } from '@pty-ws/pty-agent';
 import { SCOPES, newId } from '@pty-ws/protocol';
 import { Metrics, startMetricsServer, type RunningMetricsServer } from '@pty-ws/telemetry';
 import type { RunningNode } from './node';
@@ -28,11 +28,6 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   const log = new MemoryFrameLog();
   const registry = new MemorySessionRegistry();
   const tokens = new MemoryTokenStore();
-  const tasks = new TaskService(
-    new MemoryTaskStore(),
-    new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes),
-  );
-
   const adminToken = config.adminToken ?? generateToken();
   await tokens.insert({
     tokenId: newId(),
@@ -44,41 +39,12 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     createdAt: Date.now(),
   });
 
-  // native, plus tmux/screen when installed, on sockets private to this agent id.
-  const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId });
-  const agent = new SessionManager({
-    agentId: config.agentId,
-    instanceId: config.instanceId,
-    registry,
-    log,
-    membershipStore: new MemoryMembershipStore(),
-    ptyHost: hosts,
-    sessionHost: hosts.capabilities,
-    managedHosts: hosts.managed,
-    liveShell: {
-      timeoutMs: config.taskTimeoutS * 1000,
-      outputLimit: config.taskOutputBytes,
-      integrationDir: hosts.paths.shellDir,
-    },
-    tasks,
-    retention: { minFrames: config.replayFrames, minAgeMs: config.replayRetentionS * 1000 },
-    closedSessionTtlMs: config.closedSessionTtlS * 1000,
-    defaults: {
-      shell: config.shell,
-      defaultCols: config.defaultCols,
-      defaultRows: config.defaultRows,
-      allowEnvOverride: config.allowEnvOverride,
-    },
-    runtime: {
-      caps: { maxControllers: config.maxControllers, maxObservers: config.maxObservers },
-      keyframeIntervalMs: config.keyframeIntervalS * 1000,
-      keyframeIntervalFrames: config.keyframeIntervalFrames,
-      outputCoalesceMs: config.outputCoalesceMs,
-      outputFrameBytes: config.outputFrameBytes,
-      logger,
-    },
+  const { manager: agent, sessionHost } = createSessionManager(
+    config,
+    { registry, log, membershipStore: new MemoryMembershipStore(), taskStore: new MemoryTaskStore() },
+    logger,
     metrics,
-  });
+  );
 
   const edge = await startEdge({
     config,
@@ -87,7 +53,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     registry,
     tokens,
     logger,
-    sessionHost: hosts.capabilities,
+    sessionHost,
     metrics,
   });
   // The agent's own /metrics server only when asked for: its default port would clash between nodes.
