@@ -3,13 +3,19 @@
  * interactive shell, visible to every observer, and their exit status comes from the agent's
  * OSC 133 shell integration. Cancel sends Ctrl-C and leaves the shell usable.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { newId, type Message, type Task } from '@pty-ws/protocol';
-import { http, is, joinSession, taskUpdateOf, type TestClient } from '@pty-ws/testkit';
+import { http, is, isKeyframe, joinSession, sessionFrameOf, taskUpdateOf, type TestClient } from '@pty-ws/testkit';
+import { findExecutable } from '@pty-ws/pty-agent';
+import { snapshotLines, until } from './multiplexer-view';
 import { INSTALLED, privateAgent, useServer } from './support';
 
 const agent = privateAgent();
 const ctx = useServer({ stateDir: agent.stateDir, agentId: agent.agentId, taskTimeoutS: 20 }, agent.cleanup);
 const PATH_ENV = process.env['PATH'] ?? '/usr/bin:/bin';
+/** Debian's zsh (.ci/apt-packages.txt). */
+const ZSH = findExecutable('zsh');
 
 function message(text: string): Message {
   return { message_id: newId(), role: 'ROLE_USER', parts: [{ text }] };
@@ -29,6 +35,27 @@ async function run(c: TestClient, text: string, timeoutMs = 15_000): Promise<Tas
   return (reply.payload as { task: Task }).task;
 }
 
+/**
+ * Waits until the client's screen (its join keyframe plus every output since) shows a line
+ * matching `re`. The screen, not the byte stream: zle inside tmux may redraw a typed line in
+ * pieces with cursor moves between them.
+ */
+async function screenShows(c: TestClient, re: RegExp, timeoutMs = 5000): Promise<void> {
+  const kfFrame = c.frames.find(isKeyframe);
+  const kf = kfFrame && sessionFrameOf(kfFrame, 'Keyframe');
+  if (!kfFrame || !kf) throw new Error('the client has no join keyframe');
+  const at = c.frames.indexOf(kfFrame);
+  await until(
+    `a screen line matching ${String(re)}`,
+    async () => {
+      const snapshot = Buffer.concat([Buffer.from(kf.snapshot, 'base64'), c.outputSince(at + 1)]);
+      const lines = await snapshotLines(snapshot.toString('base64'), kf.snapshot_cols, kf.snapshot_rows);
+      return lines.some((l) => re.test(l)) ? true : undefined;
+    },
+    timeoutMs,
+  );
+}
+
 const exitOf = (t: Task) => (t.metadata as { exit_code?: number | null } | undefined)?.exit_code;
 const artifact = (t: Task) =>
   (t.artifacts ?? []).flatMap((a) => a.parts.map((p) => ('text' in p ? String(p.text) : ''))).join('');
@@ -36,6 +63,10 @@ const artifact = (t: Task) =>
 const shells: Array<[string, Record<string, unknown>]> = [
   ['bash', { argv: ['/bin/bash', '--norc', '--noprofile'] }],
   ['sh', { argv: ['/bin/sh'] }],
+  // A login zsh with the system's start-up files: the integration reaches it through ZDOTDIR.
+  ...(ZSH
+    ? [['zsh', { argv: [ZSH, '-l'], env: { PATH: PATH_ENV, PS1: '%% ' } }] as [string, Record<string, unknown>]]
+    : []),
   ...(INSTALLED.includes('tmux')
     ? [
         ['bash in tmux', { argv: ['/bin/bash', '--norc', '--noprofile'], session_backend: 'tmux' }] as [
@@ -46,6 +77,22 @@ const shells: Array<[string, Record<string, unknown>]> = [
     : []),
   ...(INSTALLED.includes('screen')
     ? [['sh in screen', { argv: ['/bin/sh'], session_backend: 'screen' }] as [string, Record<string, unknown>]]
+    : []),
+  ...(ZSH && INSTALLED.includes('tmux')
+    ? [
+        ['zsh in tmux', { argv: [ZSH], env: { PATH: PATH_ENV, PS1: '%% ' }, session_backend: 'tmux' }] as [
+          string,
+          Record<string, unknown>,
+        ],
+      ]
+    : []),
+  ...(ZSH && INSTALLED.includes('screen')
+    ? [
+        ['zsh in screen', { argv: [ZSH], env: { PATH: PATH_ENV, PS1: '%% ' }, session_backend: 'screen' }] as [
+          string,
+          Record<string, unknown>,
+        ],
+      ]
     : []),
 ];
 
@@ -72,12 +119,11 @@ describe.each(shells)('live shell: %s', (_name, body) => {
   });
 
   it('the command is typed where every observer sees it; the artifact is its output', async () => {
-    const from = observer.mark();
     const t = await run(ctl, 'echo live_$((20+22))');
     expect(t.status.state).toBe('COMPLETED');
     expect(artifact(t)).toMatch(/live_42/);
     // The observer saw the command line itself, not only its output.
-    await observer.collectOutput(/echo live_\$\(\(20\+22\)\)/, 5000, from);
+    await screenShows(observer, /echo live_\$\(\(20\+22\)\)/);
   });
 
   it('cancel sends Ctrl-C: the task is CANCELED and the shell stays usable', async () => {
@@ -85,7 +131,7 @@ describe.each(shells)('live shell: %s', (_name, body) => {
     const accepted = await ctl.request('SendStreamingMessage', { message: message('sleep 30') });
     const taskId = (accepted.payload as { task_id: string }).task_id;
     await ctl.waitFor((r) => is.taskUpdate(taskId)(r) && taskUpdateOf(r)?.task.status.state === 'WORKING', 5000, from);
-    await ctl.collectOutput(/sleep 30/, 5000, from);
+    await screenShows(ctl, /sleep 30/);
     const canceled = await ctl.request('CancelTask', { task_id: taskId });
     expect((canceled.payload as { task: Task }).task.status.state).toBe('CANCELED');
     const after = await run(ctl, 'echo still_$((1+2))');
@@ -95,6 +141,30 @@ describe.each(shells)('live shell: %s', (_name, body) => {
 
   afterAll(async () => {
     await http(ctx().server, 'DELETE', `/api/v1/sessions/${sessionId}`);
+  });
+});
+
+(ZSH ? describe : describe.skip)('live shell: zsh start-up files', () => {
+  const home = mkdtempSync('/tmp/pwzh-');
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it("the user's own .zshrc still runs, and child shells do not inherit the agent's ZDOTDIR", async () => {
+    writeFileSync(path.join(home, '.zshrc'), 'USER_RC=loaded\n');
+    const id = await liveSession({ argv: [ZSH!], env: { PATH: PATH_ENV, PS1: '%% ', HOME: home } });
+    const c = await ctx().attach(id);
+    await joinSession(c, { role: 'controller' });
+    const t = await run(c, 'echo rc_$USER_RC zdot_${ZDOTDIR:-unset}');
+    expect([t.status.state, exitOf(t)]).toEqual(['COMPLETED', 0]);
+    expect(artifact(t)).toMatch(/rc_loaded zdot_unset/);
+    await http(ctx().server, 'DELETE', `/api/v1/sessions/${id}`);
+  });
+
+  it('ZDOTDIR is protected: a client cannot point zsh at start-up files of its choosing', async () => {
+    const res = await http(ctx().server, 'POST', '/api/v1/sessions', {
+      json: { argv: [ZSH!], env: { ZDOTDIR: home } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/ZDOTDIR/);
   });
 });
 

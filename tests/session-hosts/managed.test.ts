@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { http, joinSession, type TestClient } from '@pty-ws/testkit';
+import type { ManagedBackend } from '@pty-ws/pty-agent';
 import { INSTALLED, closedFrame, multiplexerSessions, privateAgent, shellBody, useServer } from './support';
 
 const agent = privateAgent();
@@ -50,7 +51,7 @@ describe('session host selection', () => {
   });
 });
 
-const managed = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux']);
+const managed = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux' as ManagedBackend]);
 
 managed('%s/managed sessions', (backend) => {
   it('runs the program in a multiplexer session named after the session id, keys and output pass through', async () => {

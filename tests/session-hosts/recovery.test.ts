@@ -79,7 +79,7 @@ const control = new Proxy({} as SessionControl, {
 
 beforeAll(async () => {
   startAgent();
-  const config = loadConfig({}, { host: '127.0.0.1', port: 0, instanceId: INSTANCE, authEnabled: false });
+  const config = loadConfig({}, { host: '127.0.0.1', port: 0, grpcPort: 0, instanceId: INSTANCE, authEnabled: false });
   edge = await startEdge({
     config,
     control,
@@ -165,7 +165,7 @@ async function until<T>(what: string, get: () => Promise<T | undefined> | T | un
   }
 }
 
-const managed = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux']);
+const managed = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux' as ManagedBackend]);
 
 /** Each test ends its sessions, even when it failed half-way, so the next one starts clean. */
 afterEach(async () => {

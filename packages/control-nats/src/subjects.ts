@@ -6,6 +6,8 @@
  *   <prefix>.agent.<agentId>.input.<session>  publish: raw PTY input bytes (arrival order kept)
  *   <prefix>.place.<instanceId>               request/reply, queue group: "create a session anywhere"
  *   <prefix>.edges.heartbeat                  publish: edge liveness, every few seconds
+ *   <prefix>.agents.presence                  publish: an agent's instance and session-host capabilities
+ *   <prefix>.agents.discover                  publish: "agents, announce yourselves now" (an edge starting)
  */
 export interface Subjects {
   agentControl(agentId: string): string;
@@ -14,6 +16,8 @@ export interface Subjects {
   placement(instanceId: string): string;
   placementQueue(instanceId: string): string;
   edgeHeartbeat(): string;
+  agentPresence(): string;
+  agentDiscover(): string;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -37,5 +41,7 @@ export function subjects(prefix: string): Subjects {
     placement: (instanceId) => `${p}.place.${token('instance id', instanceId)}`,
     placementQueue: (instanceId) => `${p}-agents-${token('instance id', instanceId)}`,
     edgeHeartbeat: () => `${p}.edges.heartbeat`,
+    agentPresence: () => `${p}.agents.presence`,
+    agentDiscover: () => `${p}.agents.discover`,
   };
 }

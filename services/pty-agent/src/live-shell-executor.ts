@@ -10,6 +10,11 @@ export interface LiveShellOptions {
   outputLimit: number;
   /** How long a task waits for the shell's prompt; past it a never-marked shell counts as not set up. */
   readyWaitMs?: number;
+  /**
+   * The shell runs inside a multiplexer (tmux, screen): its redraws lag the marks by as long as
+   * the multiplexer waits to be scheduled, so the output must be quiet for longer.
+   */
+  multiplexed?: boolean;
 }
 
 const DEFAULT_READY_WAIT_MS = 10_000;
@@ -18,19 +23,27 @@ const INTERRUPT_GRACE_MS = 3000;
 const INTERRUPT_REPEAT_MS = 300;
 /**
  * After the D mark the command's last output may still be on its way: a multiplexer sends the
- * marks (passthrough) at once but may draw text a little later. Done once the next prompt's A
- * mark is in and the output has been quiet this long, or at the cap.
+ * marks (passthrough) at once but draws text at its next redraw, so C, D and A can all arrive
+ * before the command's output is drawn. Done once the next prompt's A mark is in, text has come
+ * after it (the redraw that carries the output and the prompt) and the output has been quiet
+ * this long — or at the cap (a shell with an empty prompt draws nothing after A).
  */
 const TAIL_QUIET_MS = 40;
+const MULTIPLEXED_TAIL_QUIET_MS = 150;
 const TAIL_MAX_MS = 1000;
 const CTRL_C = Uint8Array.of(0x03);
 const CR = Uint8Array.of(0x0d);
 /**
  * Clears whatever a person had half-typed at the prompt, so it is not prefixed to the task:
  * readline's Ctrl-A Ctrl-K (Ctrl-U would ring the bell on an empty line), the terminal's own
- * line-kill character (Ctrl-U) for shells that read through the tty's line editing.
+ * line-kill character (Ctrl-U) for shells that read through the tty's line editing, zle's Ctrl-U.
  */
-const CLEAR_LINE = { bash: Uint8Array.of(0x01, 0x0b), posix: Uint8Array.of(0x15) } as const;
+const CLEAR_LINE = {
+  bash: Uint8Array.of(0x01, 0x0b),
+  // zle: Ctrl-U is kill-whole-line in the emacs keymap, kill to line start in vi insert mode.
+  zsh: Uint8Array.of(0x15),
+  posix: Uint8Array.of(0x15),
+} as const;
 
 export type LiveShellKind = keyof typeof CLEAR_LINE;
 
@@ -52,6 +65,8 @@ interface Typed {
   /** The D mark's status once it came; output after it goes to `tail`. */
   ended: { exitCode: number | null } | undefined;
   tail: Buffer[];
+  /** Text arrived after the A mark that followed D: the next prompt is being drawn. */
+  promptDrawn: boolean;
   lastDataAt: number;
   /** The D mark: the command ended; completion follows once its output has settled. */
   end(exitCode: number | null): void;
@@ -192,16 +207,18 @@ export class LiveShellExecutor implements TaskExecutor {
         startAt: undefined,
         ended: undefined,
         tail: [],
+        promptDrawn: false,
         lastDataAt: Date.now(),
         end: (exitCode) => {
           if (typed.ended) return;
           typed.ended = { exitCode };
           const endedAt = Date.now();
+          const quietMs = this.opts.multiplexed ? MULTIPLEXED_TAIL_QUIET_MS : TAIL_QUIET_MS;
           const check = () => {
             const now = Date.now();
-            const quiet = this.state === 'prompt' && now - typed.lastDataAt >= TAIL_QUIET_MS;
+            const quiet = this.state === 'prompt' && typed.promptDrawn && now - typed.lastDataAt >= quietMs;
             if (quiet || now - endedAt >= TAIL_MAX_MS) typed.done(exitCode);
-            else settle = setTimeout(check, TAIL_QUIET_MS / 2);
+            else settle = setTimeout(check, quietMs / 2);
           };
           check();
         },
@@ -234,11 +251,18 @@ export class LiveShellExecutor implements TaskExecutor {
     const started = typed.startAt !== undefined;
     const body = Buffer.concat([...typed.chunks.slice(typed.startAt ?? 0), ...typed.tail]);
     let text = terminalText(body.toString('utf8'));
-    if (!started) {
+    // Without a C mark the typed line's echo comes first. With one, the echo normally ends (its
+    // newline) before C; a multiplexer may draw it after C, as marks are sent at once and text at
+    // the next redraw. Either way, when the echo has not ended before the output starts, the
+    // first line is (the rest of) the echo.
+    const echoEnded = started && typed.chunks.slice(0, typed.startAt).some((c) => c.includes(0x0a));
+    if (!echoEnded) {
       const nl = text.indexOf('\n');
       text = nl < 0 ? '' : text.slice(nl + 1);
     }
     if (!text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
+    // zsh's PROMPT_SP pads a line with spaces before the prompt; a multiplexer redraws it as a line.
+    text = text.replace(/(?:^|(?<=\n)) +\n$/, '');
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length <= this.opts.outputLimit) return { output: text, truncated: false };
     return { output: bytes.subarray(bytes.length - this.opts.outputLimit).toString('utf8'), truncated: true };
@@ -257,6 +281,7 @@ export class LiveShellExecutor implements TaskExecutor {
       if ('mark' in seg) this.onMark(seg.mark);
       else if (this.typed) {
         this.typed.lastDataAt = Date.now();
+        if (this.typed.ended && this.state === 'prompt') this.typed.promptDrawn = true;
         (this.typed.ended ? this.typed.tail : this.typed.chunks).push(seg.text);
       }
     }

@@ -32,5 +32,6 @@ export function liveShellExecutor(
 ): TaskExecutor | undefined {
   if (spec.taskExecutor !== 'live_shell' || !config) return undefined;
   // Same decision as launchSpec made when the session started (also after an agent restart).
-  return new LiveShellExecutor(proc, withShellIntegration(spec, config.integrationDir).kind, fallback, config);
+  const kind = withShellIntegration(spec, config.integrationDir).kind;
+  return new LiveShellExecutor(proc, kind, fallback, { ...config, multiplexed: spec.backend !== 'native' });
 }

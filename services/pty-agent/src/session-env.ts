@@ -7,7 +7,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * Variables a client may not set unless the operator allows them (PTYWS_ALLOW_ENV_OVERRIDE):
  * they make code run that the session's argv does not name — the dynamic loader's (LD_*),
- * node's, and the start-up files of every shell the session or its tasks start (BASH_ENV, ENV;
+ * node's, and the start-up files of every shell the session or its tasks start (BASH_ENV, ENV, ZDOTDIR;
  * the agent also uses them for the live-shell integration). PATH is deliberately not here: the
  * creator already chooses argv outright, so PATH adds no power, and sessions need it set.
  */
@@ -18,6 +18,7 @@ export const PROTECTED_ENV: ReadonlySet<string> = new Set([
   'NODE_OPTIONS',
   'BASH_ENV',
   'ENV',
+  'ZDOTDIR',
 ]);
 
 /** The session's environment: a minimal inherited base plus the client's validated variables. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic } from './agent-paths';
 import { shellQuote } from './run-command';
+import { writeZshIntegration, zshIntegrationEnv } from './zsh-integration';
 
 /**
  * Shell integration for the live-shell task executor: the session's interactive shell reports
@@ -32,27 +33,32 @@ ${OSC_FUNCTION}
 PS1='$(__ptyws_s=$?; __ptyws_osc "D;$__ptyws_s"; __ptyws_osc A; exit "$__ptyws_s")'"\${PS1-\\$ }"
 `;
 
-export type ShellKind = 'bash' | 'posix';
+export type ShellKind = 'bash' | 'zsh' | 'posix';
 
 const POSIX_SHELLS = new Set(['sh', 'dash', 'ash', 'ksh', 'mksh', 'posh']);
 
 /** The kind of interactive shell argv starts, or undefined (a program, or a shell given `-c`). */
 export function shellKindOf(argv: readonly string[]): ShellKind | undefined {
   const name = path.basename(argv[0] ?? '').replace(/^-/, '');
-  const kind: ShellKind | undefined = name === 'bash' ? 'bash' : POSIX_SHELLS.has(name) ? 'posix' : undefined;
+  const kind: ShellKind | undefined =
+    name === 'bash' || name === 'zsh' ? name : POSIX_SHELLS.has(name) ? 'posix' : undefined;
   if (!kind) return undefined;
   for (const arg of argv.slice(1)) {
     if (arg === '--' || !arg.startsWith('-')) return arg === '--' ? kind : undefined; // a script
     if (!arg.startsWith('--') && arg.slice(1).includes('c')) return undefined; // runs a command string
+    // zsh -f / --no-rcs reads no start-up files, so it never loads the integration.
+    if (kind === 'zsh' && (arg === '--no-rcs' || arg === '--norcs' || (!arg.startsWith('--') && arg.includes('f'))))
+      return undefined;
   }
   return kind;
 }
 
-/** Writes the integration files (once per agent start). */
+/** Writes the integration files (once per agent start): bash, POSIX sh, and zsh (zsh-integration.ts). */
 export function writeShellIntegration(dir: string): void {
   ensurePrivateDir(dir);
   writeFileAtomic(path.join(dir, 'bash.sh'), BASH_FILE, 0o644);
   writeFileAtomic(path.join(dir, 'posix.sh'), POSIX_FILE, 0o644);
+  writeZshIntegration(dir, OSC_FUNCTION);
 }
 
 /**
@@ -69,6 +75,8 @@ export function withShellIntegration(spec: SessionSpec, dir: string): { spec: Se
     const load = `[ -n "$__ptyws_loaded" ] || . ${shellQuote(path.join(dir, 'bash.sh'))}`;
     // $? first: it is the status of the command that just ended.
     env['PROMPT_COMMAND'] = `__ptyws_s=$?; ${load}; __ptyws_prompt${own ? `; ${own}` : ''}`;
+  } else if (kind === 'zsh') {
+    return { spec: { ...spec, env: zshIntegrationEnv(env, dir) }, kind };
   } else {
     env['ENV'] = path.join(dir, 'posix.sh');
   }

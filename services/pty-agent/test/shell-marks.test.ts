@@ -45,6 +45,14 @@ describe('shellKindOf', () => {
     [['/bin/sh', '-lc', 'echo hi'], undefined],
     [['/bin/bash', 'script.sh'], undefined],
     [['/usr/bin/python3'], undefined],
+    [['/usr/bin/zsh', '-l'], 'zsh'],
+    [['zsh', '-i'], 'zsh'],
+    [['-zsh'], 'zsh'],
+    [['zsh', '-c', 'true'], undefined],
+    // -f / --no-rcs: no start-up files, so no integration (tasks go to the process executor).
+    [['zsh', '-f'], undefined],
+    [['zsh', '-df'], undefined],
+    [['zsh', '--no-rcs'], undefined],
   ])('%j → %s', (argv, kind) => {
     expect(shellKindOf(argv)).toBe(kind);
   });

@@ -1,0 +1,234 @@
+/**
+ * Managed sessions in cluster mode (agent and edges as processes, NATS + Postgres): a tmux or
+ * screen session survives `kill -9` of its agent; the agent restarted with the same id and state
+ * directory re-attaches it, and a client reconnecting with replay_from on the other edge sees one
+ * gapless, duplicate-free log, the same shell (same pid, its variables intact) and, after the
+ * keyframe, exactly the screen the multiplexer itself shows. Edges advertise in binding_hello
+ * what the live agent hosts (agents announce their capabilities over NATS).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { BindingHelloPayload } from '@pty-ws/protocol';
+import { agentPaths, sessionHostCapabilities, type AgentPaths, type ManagedBackend } from '@pty-ws/pty-agent';
+import {
+  TestClient,
+  captureScreen,
+  gaps,
+  joinSession,
+  logSequences,
+  newTerminal,
+  sequenceViolations,
+  startCluster,
+  testDefaults,
+  writeAll,
+  type ClusterHandle,
+  type EdgeHandle,
+} from '@pty-ws/testkit';
+import { multiplexerScreen, snapshotLines, trimLines, until } from './multiplexer-view';
+import { INSTALLED, multiplexerSessions, screenSockets, tryRun } from './support';
+
+jest.setTimeout(90_000);
+
+const PATH_ENV = process.env['PATH'] ?? '/usr/bin:/bin';
+// Short: screen's socket path must fit in 107 bytes.
+const stateDir = mkdtempSync('/tmp/pwcl-');
+let cluster: ClusterHandle;
+let paths: AgentPaths;
+const clients = new Set<TestClient>();
+
+beforeAll(async () => {
+  cluster = await startCluster({ ...testDefaults(), logLevel: 'info', stateDir });
+  paths = agentPaths(stateDir, cluster.agents[0]!.agentId);
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of clients) c.terminate();
+  await cluster?.stop();
+  // The agent detaches its managed sessions on SIGTERM: end them and their servers here.
+  if (paths) {
+    tryRun('tmux', ['-S', paths.tmuxSocket, 'kill-server']);
+    for (const s of screenSockets(paths)) tryRun('screen', ['-S', s, '-X', 'quit'], { SCREENDIR: paths.screenDir });
+  }
+  rmSync(stateDir, { recursive: true, force: true });
+}, 30_000);
+
+function logs(): string {
+  return [...cluster.agents, ...cluster.edges].map((s) => `--- ${s.label}\n${s.output().slice(-3000)}`).join('\n');
+}
+
+async function api(edge: EdgeHandle, method: string, path: string, json?: unknown) {
+  const res = await fetch(edge.httpUrl + path, {
+    method,
+    headers: {
+      Authorization: `Bearer ${cluster.adminToken}`,
+      ...(json !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function createSession(edge: EdgeHandle, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await api(edge, 'POST', '/api/v1/sessions', {
+    argv: ['/bin/sh'],
+    env: { PS1: '$ ', PATH: PATH_ENV },
+    cols: 80,
+    rows: 24,
+    ...extra,
+  });
+  if (res.status !== 201) throw new Error(`POST /api/v1/sessions → ${res.status} ${res.text}\n${logs()}`);
+  return res.body['session_id'] as string;
+}
+
+async function attach(edge: EdgeHandle, id: string): Promise<{ c: TestClient; hello: BindingHelloPayload }> {
+  const url = `${edge.wsUrl}/agents/${encodeURIComponent(cluster.instanceId)}/sessions/${id}/attach`;
+  const c = await TestClient.connect(url, { token: cluster.adminToken });
+  clients.add(c);
+  return { c, hello: await c.hello() };
+}
+
+describe('cluster binding_hello.session_host', () => {
+  it('every edge advertises what the live agent hosts, and still does after the agent restarts', async () => {
+    const expected = sessionHostCapabilities(INSTALLED);
+    const id = await createSession(cluster.edges[0]!);
+    for (const edge of cluster.edges) {
+      const { c, hello } = await attach(edge, id);
+      expect(hello.session_host).toEqual(expected);
+      c.terminate();
+    }
+    // zellij is not built here: not advertised, and asking for it fails closed.
+    expect(expected.supported_backends).not.toContain('zellij');
+    const refused = await api(cluster.edges[1]!, 'POST', '/api/v1/sessions', {
+      argv: ['/bin/sh'],
+      session_backend: 'zellij',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/session_backend\.not_implemented/);
+    const { c: joiner } = await attach(cluster.edges[1]!, id);
+    await expect(joinSession(joiner, { session_backend: 'zellij' })).rejects.toThrow(
+      /session_backend\.not_implemented/,
+    );
+    joiner.terminate();
+
+    await cluster.agents[0]!.kill('SIGKILL');
+    await cluster.agents[0]!.restart();
+    const fresh = await createSession(cluster.edges[1]!);
+    const { hello } = await attach(cluster.edges[1]!, fresh);
+    expect(hello.session_host).toEqual(expected);
+    await api(cluster.edges[0]!, 'DELETE', `/api/v1/sessions/${fresh}`);
+  });
+});
+
+const managed = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux' as ManagedBackend]);
+
+managed('%s session across kill -9 of the agent (cluster)', (backend) => {
+  it('re-attached: same shell, next sequence, no gaps or repeats, screen equal to the multiplexer', async () => {
+    const [edgeA, edgeB] = cluster.edges as [EdgeHandle, EdgeHandle];
+    const agent = cluster.agents[0]!;
+    const id = await createSession(edgeA, { session_backend: backend });
+
+    // Joining with the backend named is validated against what hello advertised.
+    const { c: before, hello } = await attach(edgeA, id);
+    expect(hello.session_host.supported_backends).toContain(backend);
+    await joinSession(before, { role: 'controller', session_backend: backend }, { timeoutMs: 10_000 });
+    before.input('KEPT=kept_$((40+2)); echo pid_$$\n');
+    const pidBefore = /pid_(\d+)/.exec(await before.collectOutput(/pid_\d+/, 10_000))![1];
+    before.input('echo before_$((1+1))\n');
+    await before.collectOutput(/before_2/, 10_000);
+    await before.settle(200);
+    expect(sequenceViolations(before.frames)).toEqual([]);
+    const lastSeen = Math.max(...logSequences(before.frames));
+    before.terminate();
+
+    await agent.kill('SIGKILL');
+    // The multiplexer session outlives its agent.
+    expect(multiplexerSessions(backend, paths)).toContain(id);
+    await agent.restart(); // ready once its managed sessions are re-attached
+
+    // Reconnect on the other edge with replay_from.
+    const { c: after, hello: again } = await attach(edgeB, id);
+    expect(again.session_host).toMatchObject({ reattach_supported: true });
+    expect(again.session_host.supported_backends).toContain(backend);
+    const flush = await joinSession(
+      after,
+      { role: 'controller', session_backend: backend },
+      { replayFrom: lastSeen, timeoutMs: 10_000 },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${logs()}`);
+    });
+    const replayed = logSequences(flush.frames);
+    expect(replayed[0]).toBe(lastSeen + 1);
+    expect(gaps(replayed)).toEqual([]);
+
+    // The keyframe shows what the multiplexer shows.
+    const kf = flush.keyframe;
+    expect(await snapshotLines(kf.snapshot, kf.snapshot_cols, kf.snapshot_rows)).toEqual(
+      await multiplexerScreen(backend, paths, id, stateDir),
+    );
+
+    // The same shell kept running: same pid, the variable set before the kill still set.
+    const from = after.mark();
+    after.input('echo "$KEPT" pid_$$\n');
+    const out = await after.collectOutput(/kept_42 pid_\d+/, 10_000, from);
+    expect(/kept_42 pid_(\d+)/.exec(out)![1]).toBe(pidBefore);
+    await after.settle(300);
+    const all = logSequences(after.frames);
+    expect(gaps(all)).toEqual([]);
+    expect(sequenceViolations(after.frames)).toEqual([]);
+
+    // Keyframe + every Output after it draws exactly the multiplexer's screen.
+    const kfIndex = after.frames.indexOf(flush.keyframeFrame);
+    const term = newTerminal(kf.snapshot_cols, kf.snapshot_rows);
+    await writeAll(term, Buffer.from(kf.snapshot, 'base64'));
+    await writeAll(term, after.outputSince(kfIndex + 1));
+    const drawn = trimLines(captureScreen(term).lines);
+    term.dispose();
+    expect(drawn.some((l) => l.includes('kept_42'))).toBe(true);
+    expect(drawn).toEqual(await until('a quiet screen', () => multiplexerScreen(backend, paths, id, stateDir)));
+
+    // The whole log, replayed from the start: 1..N, the restart left no hole.
+    const { c: full } = await attach(edgeA, id);
+    const whole = await joinSession(full, { role: 'observer' }, { replayFrom: 0, timeoutMs: 10_000 });
+    const seqs = logSequences(whole.frames);
+    expect(seqs[0]).toBe(1);
+    expect(gaps(seqs)).toEqual([]);
+
+    const info = await api(edgeA, 'GET', `/api/v1/sessions/${id}`);
+    expect(info.body).toMatchObject({ state: 'running', session_backend: backend });
+    after.terminate();
+    full.terminate();
+    expect((await api(edgeA, 'DELETE', `/api/v1/sessions/${id}`)).status).toBeLessThan(300);
+    await until('the multiplexer session to end', () =>
+      multiplexerSessions(backend, paths).includes(id) ? undefined : true,
+    );
+  });
+});
+
+managed('%s session across a graceful agent stop (SIGTERM) and start (cluster)', (backend) => {
+  it('the stopping agent detaches instead of ending the session; the next one re-attaches it', async () => {
+    const [edgeA, edgeB] = cluster.edges as [EdgeHandle, EdgeHandle];
+    const agent = cluster.agents[0]!;
+    const id = await createSession(edgeA, { session_backend: backend });
+    const { c: before } = await attach(edgeA, id);
+    await joinSession(before, { role: 'controller' }, { timeoutMs: 10_000 });
+    before.input('KEPT=term_$((50+5))\n');
+    await before.settle(200);
+    const lastSeen = Math.max(...logSequences(before.frames));
+    before.terminate();
+
+    await agent.stop(); // SIGTERM: drain, detach managed sessions
+    expect(multiplexerSessions(backend, paths)).toContain(id);
+    await agent.restart();
+
+    const { c: after } = await attach(edgeB, id);
+    const flush = await joinSession(after, { role: 'controller' }, { replayFrom: lastSeen, timeoutMs: 10_000 });
+    expect(logSequences(flush.frames)[0]).toBe(lastSeen + 1);
+    const from = after.mark();
+    after.input('echo "$KEPT"\n');
+    await after.collectOutput(/term_55/, 10_000, from);
+    await after.settle(200);
+    expect(gaps(logSequences(after.frames))).toEqual([]);
+    after.terminate();
+    await api(edgeA, 'DELETE', `/api/v1/sessions/${id}`);
+  });
+});
