@@ -160,6 +160,9 @@ test('an observer page shows the same screen, is read-only and never sends input
     `token=${encodeURIComponent(observe.token)}&session=${sessionId}&instance=${server.instanceId}`,
   );
   await waitLive(page2, 'observer');
+  // The list shows the server's live counts (raw + page1 control, page2 observes), not a pane's.
+  const members = page1.locator(`.session-item[data-session-id="${sessionId}"] .session-members`);
+  await waitUntil(async () => (await members.textContent()) === '2 ctl · 1 obs', 8000, 'member counts 2/1');
   expect(await page2.locator('.pane').first().getAttribute('class')).toMatch(/pane--readonly/);
   expect(await page2.locator('.readonly-note').isVisible()).toBe(true);
   // REST needs pty:admin: the list explains instead of failing silently.

@@ -147,6 +147,7 @@ export class MemoryFrameLog implements FrameLog {
       const entry = entries[i] as LogEntry;
       // Stop at the first kept entry so what remains stays gapless, even if clocks stepped back.
       if (entry.seq >= firstOfLastFrames || entry.ts > oldestYoungTs) break;
+      if (policy.archivedThrough !== undefined && entry.seq > policy.archivedThrough) break;
       entries[i] = undefined;
     }
     log.head = i;

@@ -215,7 +215,9 @@ export class JetStreamFrameLog implements FrameLog {
       // Kept while among the last minFrames OR younger than minAgeMs: the larger window (README interpretation 7).
       const firstOfLastFrames = lastSeq - policy.minFrames + 1;
       const oldestYoungTs = nowMs - policy.minAgeMs;
-      const kept = (seq: number, ts: number): boolean => seq >= firstOfLastFrames || ts > oldestYoungTs;
+      const unarchived = (seq: number): boolean => policy.archivedThrough !== undefined && seq > policy.archivedThrough;
+      const kept = (seq: number, ts: number): boolean =>
+        seq >= firstOfLastFrames || ts > oldestYoungTs || unarchived(seq);
       if (first.decoded.kind === 'entry' && kept(first.decoded.entry.seq, first.decoded.entry.ts)) {
         return boundsOf(first, last);
       }

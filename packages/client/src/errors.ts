@@ -20,7 +20,12 @@ export type ClientErrorCode =
   /** The call's arguments are unusable (e.g. header token transport without a `ws` constructor). */
   | 'INVALID_ARGUMENT'
   /** Automatic reconnect gave up after `maxAttempts`. */
-  | 'RECONNECT_FAILED';
+  | 'RECONNECT_FAILED'
+  /**
+   * The session's process has ended (`Closed` arrived; the `closed` event says how): a join to a
+   * session that closed, also while the client was away, rejects with it after the replay.
+   */
+  | 'SESSION_CLOSED';
 
 export type PtyWsErrorCode = BindingErrorCode | ClientErrorCode;
 

@@ -82,8 +82,10 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   private _hello: BindingHelloPayload | undefined;
   private _lastSequence = 0;
   private readonly pty = new PtySession(this.requests, (type, event) => this.emit(type, event));
-  /** What join() asked for; re-sent after a reconnect. Undefined while not joined. */
+  /** What join() asked for; re-sent after a reconnect (without its geometry). Undefined while not joined. */
   private joinRequest: JoinOptions | undefined;
+  /** A size resize() could not send (no joined connection): the rejoin after a reconnect carries it. */
+  private unsentSize: { cols: number; rows: number } | undefined;
   private readonly gate = new OpenGate();
 
   /** Set by leave()/close(): the user ended the client, so nothing reconnects. */
@@ -256,7 +258,12 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   resize(cols: number, rows: number): boolean {
     if (!isDimension(cols, MIN_COLS) || !isDimension(rows, MIN_ROWS)) return false;
     const conn = this.conn;
-    if (this._state !== 'open' || !this.pty.joined || !conn?.isOpen) return false;
+    if (this._state !== 'open' || !this.pty.joined || !conn?.isOpen) {
+      // Remembered for the rejoin after a reconnect: the local terminal has this size now.
+      if (this.joinRequest) this.unsentSize = { cols, rows };
+      return false;
+    }
+    this.unsentSize = undefined;
     conn.send(clientFrame('pty.session_resize', { cols, rows }));
     return true;
   }
@@ -586,8 +593,8 @@ export class PtyClient extends Emitter<PtyClientEvents> {
         const rejoin = this.joinRequest;
         if (rejoin) {
           this.emit('reset', { replayFrom });
-          const role = this.pty.role?.role ?? rejoin.role;
-          await this.sendJoin(role ? { ...rejoin, role } : rejoin, replayFrom, this.opts.requestTimeoutMs);
+          await this.sendJoin(this.rejoinRequest(rejoin), replayFrom, this.opts.requestTimeoutMs);
+          this.unsentSize = undefined;
         }
         await this.resubscribeTasks(replayFrom);
         this.setState('open');
@@ -610,6 +617,22 @@ export class PtyClient extends Emitter<PtyClientEvents> {
     });
     this.emit('error', error);
     this.finish(error);
+  }
+
+  /**
+   * The join sent after a reconnect: the role held before, and no geometry from the first join —
+   * a join's size applies when its client is the only controller, and the first join's size may
+   * long be out of date (the session was resized since, by us or others). Only a size resize()
+   * could not send while we were away goes with it.
+   */
+  private rejoinRequest(first: JoinOptions): JoinOptions {
+    const { cols: _cols, rows: _rows, terminal_size: _size, ...rest } = first;
+    const role = this.pty.role?.role ?? first.role;
+    return {
+      ...rest,
+      ...(role ? { role } : {}),
+      ...(this.unsentSize ? { cols: this.unsentSize.cols, rows: this.unsentSize.rows } : {}),
+    };
   }
 
   private async resubscribeTasks(replayFrom: number): Promise<void> {
@@ -659,14 +682,21 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   /** Per-connection state that does not survive a close. */
   private dropConnectionState(closeCode: number): void {
     this.pty.dropConnection();
-    this.requests.rejectAll(
-      (id, op) =>
-        new PtyWsError('CONNECTION_CLOSED', `connection closed before ${op} completed`, {
-          requestId: id,
-          op,
-          closeCode,
-          retryable: true,
-        }),
+    const over = this.pty.processExited;
+    this.requests.rejectAll((id, op) =>
+      over
+        ? new PtyWsError('SESSION_CLOSED', `the session has closed (before ${op} completed)`, {
+            requestId: id,
+            op,
+            closeCode,
+            retryable: false,
+          })
+        : new PtyWsError('CONNECTION_CLOSED', `connection closed before ${op} completed`, {
+            requestId: id,
+            op,
+            closeCode,
+            retryable: true,
+          }),
     );
   }
 

@@ -25,7 +25,7 @@ export interface SessionView {
   exit_code: number | null;
   closed_reason: string | null;
   replay: ReplayCounters | undefined;
-  /** Not served yet (proposed: `members: {controllers, observers}`); read when present. */
+  /** Live `members: {controllers, observers}` of the sessions API (absent from older servers). */
   members: MemberCounts | undefined;
 }
 

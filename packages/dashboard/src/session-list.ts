@@ -18,9 +18,9 @@ export interface SessionListOptions {
 }
 
 /**
- * HOOK — member counts of a session. The REST session view carries no membership yet (server
- * TODO: add `members: {controllers, observers}` to GET /api/v1/sessions). Until it does, counts
- * come from a pane this dashboard has open on the session; otherwise they are unknown.
+ * Member counts of a session: the server's live `members: {controllers, observers}` (sessions
+ * API); a server that does not send them falls back to a pane this dashboard has open on the
+ * session; otherwise they are unknown.
  */
 export function memberCounts(
   s: SessionView,

@@ -39,6 +39,11 @@ export interface LogBounds {
 export interface RetentionPolicy {
   minFrames: number;
   minAgeMs: number;
+  /**
+   * When set, entries above this sequence are kept whatever their age: they are not yet in the
+   * session's TranscriptArchive, and an entry must never be in neither.
+   */
+  archivedThrough?: number;
 }
 
 export class SequenceConflictError extends Error {

@@ -30,6 +30,8 @@ export interface SessionRecord {
   exitCode?: number | null;
   closedReason?: ClosedReason;
   pid?: number;
+  /** The size the session started with (`spec.size` follows resizes); transcripts start from it. */
+  initialSize?: TerminalSize;
 }
 
 /** Where sessions are known: the upgrade's 404 and the REST listing come from here. */

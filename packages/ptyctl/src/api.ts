@@ -3,7 +3,7 @@
  * CLI relies on; anything else the server adds is passed through untouched for `--json`.
  */
 import { CliError, ExitCode } from './exit-codes';
-import { call } from './rest';
+import { call, callRaw } from './rest';
 import type { Settings } from './settings';
 
 export interface SessionView {
@@ -20,7 +20,15 @@ export interface SessionView {
   exit_code?: number | null;
   closed_reason?: string | null;
   attach_url?: string;
-  replay?: { first_sequence?: number; last_sequence?: number; hot_window_misses?: number };
+  members?: { controllers?: number; observers?: number };
+  replay?: {
+    first_sequence?: number;
+    last_sequence?: number;
+    hot_window_misses?: number;
+    frames_retained?: number;
+    frames_archived?: number | null;
+    overflowed?: boolean;
+  };
   [field: string]: unknown;
 }
 
@@ -124,4 +132,73 @@ export async function revokeToken(s: Settings, id: string): Promise<{ token_id: 
   const body = await call(s, 'DELETE', tokenPath(id));
   if (!isRecord(body) || typeof body['token_id'] !== 'string') throw unexpected('a revoke answer without token_id');
   return body as { token_id: string };
+}
+
+/** One frame of a transcript page (GET /api/v1/sessions/{id}/transcript). */
+export interface TranscriptFrame {
+  sequence: number;
+  ts: string;
+  kind: string;
+  source?: string;
+  stream?: string;
+  /** Output bytes, base64. */
+  data?: string;
+  payload?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+export interface TranscriptMatch {
+  start_seq: number;
+  end_seq: number;
+  text: string;
+  before: string;
+  after: string;
+}
+
+export interface TranscriptPage {
+  session_id: string;
+  state: string;
+  first_seq: number;
+  last_seq: number;
+  from_seq: number;
+  to_seq: number;
+  frames: TranscriptFrame[];
+  matches?: TranscriptMatch[];
+  truncated: boolean;
+  next_from_seq: number | null;
+  [field: string]: unknown;
+}
+
+export interface TranscriptParams {
+  fromSeq?: number;
+  toSeq?: number;
+  stream?: string;
+  q?: string;
+  limit?: number;
+  format?: 'asciicast';
+}
+
+function transcriptPath(id: string, p: TranscriptParams): string {
+  const q = new URLSearchParams();
+  if (p.fromSeq !== undefined) q.set('from_seq', String(p.fromSeq));
+  if (p.toSeq !== undefined) q.set('to_seq', String(p.toSeq));
+  if (p.stream !== undefined) q.set('stream', p.stream);
+  if (p.q !== undefined) q.set('q', p.q);
+  if (p.limit !== undefined) q.set('limit', String(p.limit));
+  if (p.format !== undefined) q.set('format', p.format);
+  const query = q.toString();
+  return `${sessionPath(id)}/transcript${query ? `?${query}` : ''}`;
+}
+
+export async function getTranscript(s: Settings, id: string, p: TranscriptParams): Promise<TranscriptPage> {
+  const body = await call(s, 'GET', transcriptPath(id, p));
+  if (!isRecord(body) || !Array.isArray(body['frames']) || typeof body['to_seq'] !== 'number') {
+    throw unexpected('a transcript without frames/to_seq');
+  }
+  return body as TranscriptPage;
+}
+
+/** The asciicast v2 export, as text. */
+export async function getTranscriptCast(s: Settings, id: string, p: TranscriptParams): Promise<string> {
+  return (await callRaw(s, 'GET', transcriptPath(id, { ...p, format: 'asciicast' }))).text;
 }

@@ -34,7 +34,7 @@ export function buildProgram(): Command {
   registerAttach(program);
   registerTail(program);
   registerTranscript(program);
-  program.allowExcessArguments().action(missingSubcommand('ptyctl', 'session, token, attach, tail'));
+  program.allowExcessArguments().action(missingSubcommand('ptyctl', 'session, token, attach, tail, transcript'));
   return program;
 }
 

@@ -4,8 +4,9 @@ import { send } from './rest';
 import type { Settings } from './settings';
 
 /**
- * The attach endpoint answers 404 for a session that has closed, though `session list` still
- * shows it. When the token can read the record, say what happened instead of "not found".
+ * The attach endpoint answers 404 for an unknown session. A server older than the transcript
+ * work answered 404 for a closed one too, though `session list` still showed it: when the token
+ * can read the record, say what happened instead of "not found".
  */
 export async function explainNotFound(settings: Settings, sessionId: string, err: PtyWsError): Promise<unknown> {
   if (err.code !== 'NOT_FOUND') return err;

@@ -9,6 +9,8 @@ const TIMEOUT_MS = 15_000;
 export interface RestResponse {
   status: number;
   body: unknown;
+  /** The body as text (for non-JSON answers such as an asciicast export). */
+  text: string;
 }
 
 export interface RestOptions {
@@ -64,7 +66,7 @@ export function send(settings: Settings, method: string, path: string, opts: Res
         } catch {
           parsed = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
+        resolve({ status: res.statusCode ?? 0, body: parsed, text });
       }, reject);
     });
     req.setTimeout(timeoutMs, () =>
@@ -82,8 +84,18 @@ export function send(settings: Settings, method: string, path: string, opts: Res
 
 /** Sends a request and returns its JSON body, or throws a CliError whose exit code follows the status. */
 export async function call(settings: Settings, method: string, path: string, opts: RestOptions = {}): Promise<unknown> {
+  return (await callRaw(settings, method, path, opts)).body;
+}
+
+/** Like `call`, with the whole response (its text too). */
+export async function callRaw(
+  settings: Settings,
+  method: string,
+  path: string,
+  opts: RestOptions = {},
+): Promise<RestResponse> {
   const res = await send(settings, method, path, opts);
-  if (res.status >= 200 && res.status < 300) return res.body;
+  if (res.status >= 200 && res.status < 300) return res;
   const hint = res.status === 401 && settings.token === undefined ? '; no token given: use --token or PTYWS_TOKEN' : '';
   throw new CliError(exitCodeForStatus(res.status), describeFailure(method, path, res) + hint);
 }

@@ -47,3 +47,8 @@ export function reportEnd(end: SessionEnd): void {
   }
   throw new CliError(end.exitCode, end.message);
 }
+
+/** The join found the session already closed (the SDK rejects it after the replay and `closed`). */
+export function isSessionClosed(err: unknown): boolean {
+  return err instanceof Error && err.name === 'PtyWsError' && (err as { code?: unknown }).code === 'SESSION_CLOSED';
+}

@@ -36,7 +36,7 @@ describe('ptyctl session', () => {
     const header = list.stdout.split('\n')[0];
     expect(header).toMatch(/^SESSION\s+STATE\s+SIZE/);
     const row = list.stdout.split('\n').find((l) => l.startsWith(id));
-    expect(row).toMatch(/\brunning\s+90x25\b/);
+    expect(row).toMatch(/\brunning\s+90x25\s+\d+\s+0\/0\s/);
     expect(row).toContain("/bin/sh -c 'sleep 60'");
 
     const show = await ptyctl(['session', 'show', id], env);
@@ -44,6 +44,8 @@ describe('ptyctl session', () => {
     expect(show.stdout).toMatch(new RegExp(`^session:\\s+${id}$`, 'm'));
     expect(show.stdout).toMatch(/^state:\s+running$/m);
     expect(show.stdout).toMatch(/^size:\s+90x25$/m);
+    expect(show.stdout).toMatch(/^members:\s+0 controllers, 0 observers$/m);
+    expect(show.stdout).toMatch(/^archived:\s+\d+ frames$/m);
 
     const kill = await ptyctl(['session', 'kill', id], env);
     expect(kill).toMatchObject({ code: 0, stdout: `killed ${id}\n` });
@@ -164,7 +166,11 @@ describe('exit codes and configuration', () => {
       [],
       ['--url', 'ftp://example.invalid', 'session', 'list'],
       ['--url', 'http://127.0.0.1:1/?token=x', 'session', 'list'],
-      ['transcript', 'abc'],
+      ['transcript', 'abc', '--stream', 'stdin'],
+      ['transcript', 'abc', '--format', 'html'],
+      ['transcript', 'abc', '--format', 'asciicast', '--grep', 'x'],
+      ['transcript', 'abc', '--from-seq', '9', '--to-seq', '3'],
+      ['transcript', 'abc', '--limit', '0'],
     ];
     const results = await Promise.all(cases.map((args) => ptyctl(args, env)));
     results.forEach((r, i) => {
@@ -172,11 +178,6 @@ describe('exit codes and configuration', () => {
       expect(got).toEqual({ args: cases[i], code: 2, stdout: '', lines: 1 });
       expect(r.stderr).toMatch(/^ptyctl: /);
     });
-  });
-
-  it('says clearly that transcript is not available yet', async () => {
-    const r = await ptyctl(['transcript', 'abc'], env);
-    expect(r.stderr).toBe('ptyctl: transcript is not available yet: the server has no transcript API\n');
   });
 
   it('exits 3 for a bad or missing token, without echoing the token', async () => {

@@ -71,8 +71,8 @@ describe('ptyctl tail', () => {
     await ptyctl(['session', 'kill', id], env);
   });
 
-  it('exits 4 for an unknown session, 3 for a bad token, 1 for a closed session', async () => {
-    const closed = (await createSession(server, { argv: ['/bin/true'] })).session_id;
+  it('exits 4 for an unknown session, 3 for a bad token; a closed session replays and exits 0', async () => {
+    const closed = (await createSession(server, { argv: ['/bin/sh', '-c', 'echo gone_$((3*3))'] })).session_id;
     await waitUntil(
       async () => (await ptyctl(['session', 'show', closed], env)).stdout.includes('closed'),
       10_000,
@@ -82,15 +82,15 @@ describe('ptyctl tail', () => {
     const [unknown, badToken, gone] = await Promise.all([
       ptyctl(['tail', 'no-such-session', '--instance', server.instanceId], env),
       ptyctl(['tail', closed, '--instance', server.instanceId], { ...env, PTYWS_TOKEN: 'ptyws_wrong' }),
-      ptyctl(['tail', closed], env),
+      ptyctl(['tail', closed, '--replay-from', '0'], env),
     ]);
     expect(unknown).toMatchObject({ code: 4, stdout: '' });
     expect(unknown.stderr).toMatch(/^ptyctl: session not found.*\n$/);
     expect(badToken).toMatchObject({ code: 3, stdout: '' });
     expect(badToken.stderr).not.toContain('ptyws_wrong');
-    expect(gone).toMatchObject({ code: 1, stdout: '' });
-    expect(gone.stderr).toMatch(
-      /^ptyctl: session \S+ has closed \(normal, exit code 0\); closed sessions cannot be attached\n$/,
-    );
+    // Still retained: the attach endpoint replays it (ending in Closed) instead of answering 404.
+    expect(gone.code).toBe(0);
+    expect(gone.stdout).toContain('gone_9');
+    expect(gone.stderr).toMatch(/\[ptyctl\] session closed \(normal, exit code 0\)\n$/);
   });
 });

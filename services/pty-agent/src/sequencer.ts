@@ -16,7 +16,8 @@ export class Sequencer {
     private readonly log: FrameLog,
     lastSeq: number,
     private readonly onFailure: (err: Error) => void,
-    private readonly afterAppend: () => void = () => {},
+    /** Told each entry once it is in the log, in sequence order (trim, transcript archive). */
+    private readonly afterAppend: (entry: LogEntry) => void = () => {},
     private readonly onRetry: (err: Error) => void = () => {},
   ) {
     this.last = lastSeq;
@@ -46,7 +47,7 @@ export class Sequencer {
   reserve(build: (seq: number) => Promise<LogEntry>): number {
     const seq = ++this.last;
     const entry = build(seq);
-    this.enqueue(seq, () => entry.then((e) => this.log.append(this.sessionId, e)));
+    this.enqueue(seq, () => entry);
     return seq;
   }
 
@@ -58,7 +59,7 @@ export class Sequencer {
   private append(build: (seq: number) => LogEntry): number {
     const seq = ++this.last;
     const entry = build(seq);
-    this.enqueue(seq, () => this.log.append(this.sessionId, entry));
+    this.enqueue(seq, () => entry);
     return seq;
   }
 
@@ -69,18 +70,19 @@ export class Sequencer {
    * sequence — this sequencer is the session's only writer, so a stored `seq` is this entry.
    * Only a sequence conflict (another writer) or an outage longer than the window is final.
    */
-  private enqueue(seq: number, step: () => Promise<void>): void {
+  private enqueue(seq: number, entryOf: () => LogEntry | Promise<LogEntry>): void {
     this.chain = this.chain.then(async () => {
       if (this.failure) return;
       const deadline = Date.now() + RETRY_WINDOW_MS;
       for (let delay = 50, attempt = 0; ; delay = Math.min(delay * 2, 2000), attempt++) {
         try {
+          const entry = await entryOf();
           if (attempt > 0 && (await this.log.bounds(this.sessionId)).lastSeq >= seq) {
-            this.afterAppend();
+            this.afterAppend(entry);
             return;
           }
-          await step();
-          this.afterAppend();
+          await this.log.append(this.sessionId, entry);
+          this.afterAppend(entry);
           return;
         } catch (err) {
           const e = err instanceof Error ? err : new Error(String(err));

@@ -23,13 +23,16 @@ import type {
   SessionControl,
   SessionRecord,
   SessionRegistry,
+  TranscriptArchive,
 } from '@pty-ws/ports';
 import type { AgentMetrics } from '@pty-ws/telemetry';
 import { launchSpec, liveShellExecutor, type LiveShellConfig } from './live-shell-setup';
 import { recoverManagedSessions, type RecoveryReport } from './managed-recovery';
 import { buildSessionSpec, type SpecDefaults } from './session-spec';
+import type { SessionCaps } from './session-caps';
 import { SessionRuntime, type RuntimeOptions } from './session-runtime';
 import type { TaskExecutor } from './task-executor';
+import { DEFAULT_ARCHIVER_OPTIONS, TranscriptArchiver, type ArchiverOptions } from './transcript-archiver';
 import { TaskService, type TaskContext } from './task-service';
 
 export interface AgentDeps {
@@ -51,6 +54,14 @@ export interface AgentDeps {
   managedHosts?: readonly ManagedPtyHost[];
   /** Enables `task_executor: live_shell`; without it such sessions use the process executor. */
   liveShell?: LiveShellConfig;
+  /** Running-session caps per agent and per instance; absent: unlimited (unit harnesses). */
+  sessionCaps?: SessionCaps;
+  /**
+   * The durable transcript: every log entry is archived before the log may evict it. Without
+   * one, evicted frames are gone (transcripts then cover the replay window only).
+   */
+  archive?: TranscriptArchive;
+  archiver?: Omit<ArchiverOptions, 'logger'>;
 }
 
 /**
@@ -61,15 +72,20 @@ export class SessionManager implements SessionControl {
   private readonly runtimes = new Map<string, SessionRuntime>();
   private readonly liveShells = new Map<string, TaskExecutor>();
   private readonly janitor: NodeJS.Timeout;
+  private sweeping: Promise<void> | undefined;
   private readonly untrackSessions: (() => void) | undefined;
   /** Logged once per outage, not once a second. */
   private sweepFailing = false;
+  /** Archive state of sessions without a runtime here (closed, or never ours since start). */
+  private readonly idleArchives = new Map<string, { archiver: TranscriptArchiver; archivedLastSeq: number }>();
 
   constructor(private readonly deps: AgentDeps) {
     // A sweep that cannot reach the registry (Postgres down) is simply tried again next second:
     // left unhandled, its rejection would end the agent and every session on it.
     this.janitor = setInterval(() => {
-      this.sweep().then(
+      // One sweep at a time; shutdown waits for the one in flight (it may be writing archive chunks).
+      if (this.sweeping) return;
+      this.sweeping = this.sweep().then(
         () => {
           if (this.sweepFailing) this.deps.runtime.logger.info({}, 'janitor sweep works again');
           this.sweepFailing = false;
@@ -83,7 +99,9 @@ export class SessionManager implements SessionControl {
           }
           this.sweepFailing = true;
         },
-      );
+      ).finally(() => {
+        this.sweeping = undefined;
+      });
     }, 1000);
     this.janitor.unref();
     this.untrackSessions = deps.metrics?.trackSessions(() => this.sessionSamples());
@@ -105,6 +123,15 @@ export class SessionManager implements SessionControl {
         `instance '${req.instanceId}' is not served by agent ${this.deps.agentId}`,
       );
     }
+    const release = await this.deps.sessionCaps?.admit(this.runtimes.size);
+    try {
+      return await this.spawnSession(req);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async spawnSession(req: CreateSessionRequest): Promise<SessionRecord> {
     const spec = buildSessionSpec(req, this.deps.defaults, this.deps.sessionHost);
     const sessionId = req.sessionId ?? newId();
     const record: SessionRecord = {
@@ -114,6 +141,7 @@ export class SessionManager implements SessionControl {
       spec,
       state: 'starting',
       createdAt: Date.now(),
+      initialSize: { ...spec.size },
     };
     let proc;
     try {
@@ -138,6 +166,8 @@ export class SessionManager implements SessionControl {
       retention: this.deps.retention,
       membershipStore: this.deps.membershipStore,
       metrics: this.deps.metrics,
+      ...(this.deps.archive ? { archive: this.deps.archive } : {}),
+      ...(this.deps.archiver ? { archiver: this.deps.archiver } : {}),
     });
     runtime.onClosed = (exitCode, reason) => {
       this.runtimes.delete(sessionId);
@@ -170,7 +200,11 @@ export class SessionManager implements SessionControl {
   /** Stops every session (agent shutdown): `Closed` reason instance_terminated. */
   async shutdown(): Promise<void> {
     clearInterval(this.janitor);
-    await Promise.all([...this.runtimes.values()].map((rt) => rt.kill('instance_terminated')));
+    await this.sweeping;
+    const runtimes = [...this.runtimes.values()];
+    await Promise.all(runtimes.map((rt) => rt.kill('instance_terminated')));
+    // The last frames (Closed included) reach the transcript archive before the process goes.
+    await Promise.all(runtimes.map((rt) => withTimeout(rt.archiver?.close(), ARCHIVE_FLUSH_ON_STOP_MS)));
     this.untrackSessions?.();
   }
 
@@ -286,16 +320,81 @@ export class SessionManager implements SessionControl {
     };
   }
 
-  /** Applies retention to every session's log; forgets closed sessions past their TTL. */
+  /** Live member counts of a session running here (undefined otherwise). */
+  memberCounts(sessionId: string): { controllers: number; observers: number } | undefined {
+    return this.runtimes.get(sessionId)?.memberCounts();
+  }
+
+  /**
+   * Applies retention to every session's log, never evicting what the transcript archive does
+   * not hold yet; archives what sessions without a runtime left in the log (closed here, or
+   * closed by a previous agent); forgets closed sessions past their TTL, archive included.
+   */
   private async sweep(): Promise<void> {
     const now = Date.now();
+    const seen = new Set<string>();
     for (const rec of await this.deps.registry.list({ instanceId: this.deps.instanceId })) {
       if (rec.agentId !== this.deps.agentId) continue;
-      await this.deps.log.trim(rec.sessionId, this.deps.retention, now).catch(() => undefined);
+      seen.add(rec.sessionId);
       if (rec.state === 'closed' && rec.closedAt && now - rec.closedAt > this.deps.closedSessionTtlMs) {
+        this.idleArchives.delete(rec.sessionId);
         await this.deps.log.remove(rec.sessionId).catch(() => undefined);
+        await this.deps.archive?.remove(rec.sessionId).catch(() => undefined);
         await this.deps.registry.delete(rec.sessionId).catch(() => undefined);
+        continue;
       }
+      const policy = await this.retentionOf(rec.sessionId).catch(() => undefined);
+      if (policy) await this.deps.log.trim(rec.sessionId, policy, now).catch(() => undefined);
     }
+    for (const id of this.idleArchives.keys()) if (!seen.has(id)) this.idleArchives.delete(id);
   }
+
+  private async retentionOf(sessionId: string): Promise<RetentionPolicy> {
+    const rt = this.runtimes.get(sessionId);
+    if (rt) {
+      this.idleArchives.delete(sessionId);
+      return rt.retention();
+    }
+    const archive = this.deps.archive;
+    if (!archive) return this.deps.retention;
+    let idle = this.idleArchives.get(sessionId);
+    if (!idle) {
+      const archiver = new TranscriptArchiver(sessionId, archive, this.deps.log, {
+        ...DEFAULT_ARCHIVER_OPTIONS,
+        ...this.deps.archiver,
+        logger: this.deps.runtime.logger,
+      });
+      idle = { archiver, archivedLastSeq: -1 };
+      this.idleArchives.set(sessionId, idle);
+    }
+    // Only a log that grew since the last look needs archiving (a closed session's never does).
+    const { lastSeq } = await this.deps.log.bounds(sessionId);
+    if (lastSeq !== idle.archivedLastSeq) {
+      await idle.archiver.catchUp();
+      if (idle.archiver.archivedThrough === lastSeq) idle.archivedLastSeq = lastSeq;
+    }
+    const archivedThrough = idle.archiver.archivedThrough;
+    return archivedThrough === undefined ? this.deps.retention : { ...this.deps.retention, archivedThrough };
+  }
+}
+
+/** How long shutdown waits for the transcript archive to take the last chunks. */
+const ARCHIVE_FLUSH_ON_STOP_MS = 5000;
+
+function withTimeout(p: Promise<void> | undefined, ms: number): Promise<void> {
+  if (!p) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    p.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    );
+  });
 }

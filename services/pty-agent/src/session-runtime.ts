@@ -16,6 +16,7 @@ import type {
   RetentionPolicy,
   RoleChangeResult,
   SessionRecord,
+  TranscriptArchive,
 } from '@pty-ws/ports';
 import { isManagedPtyProcess } from '@pty-ws/ports';
 import type { AgentMetrics } from '@pty-ws/telemetry';
@@ -23,6 +24,7 @@ import { TerminalState } from '@pty-ws/terminal-state';
 import { Membership, type Caps } from './membership';
 import { OutputCoalescer } from './output-coalescer';
 import { Sequencer } from './sequencer';
+import { DEFAULT_ARCHIVER_OPTIONS, TranscriptArchiver, type ArchiverOptions } from './transcript-archiver';
 
 export interface RuntimeOptions {
   caps: Caps;
@@ -35,6 +37,9 @@ export interface RuntimeOptions {
   membershipStore: MembershipStore;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   metrics?: AgentMetrics;
+  /** Where frames go before the log may evict them; without one the log is the only history. */
+  archive?: TranscriptArchive;
+  archiver?: Omit<ArchiverOptions, 'logger'>;
 }
 
 type Lifecycle = 'running' | 'closing' | 'closed';
@@ -46,6 +51,8 @@ type Lifecycle = 'running' | 'closing' | 'closed';
  */
 export class SessionRuntime {
   readonly sequencer: Sequencer;
+  /** Copies the log into the transcript archive in chunks; undefined without an archive. */
+  readonly archiver: TranscriptArchiver | undefined;
   private readonly membership: Membership;
   private readonly screen: TerminalState;
   private readonly coalescer: OutputCoalescer;
@@ -67,6 +74,13 @@ export class SessionRuntime {
     this.size = { ...record.spec.size };
     this.membership = new Membership(opts.caps);
     this.screen = new TerminalState({ cols: this.size.cols, rows: this.size.rows });
+    this.archiver = opts.archive
+      ? new TranscriptArchiver(record.sessionId, opts.archive, opts.log, {
+          ...DEFAULT_ARCHIVER_OPTIONS,
+          ...opts.archiver,
+          logger: opts.logger,
+        })
+      : undefined;
     this.sequencer = new Sequencer(
       record.sessionId,
       opts.log,
@@ -80,7 +94,10 @@ export class SessionRuntime {
         );
         void this.kill('error');
       },
-      () => this.maybeTrim(),
+      (entry) => {
+        this.archiver?.push(entry);
+        this.maybeTrim();
+      },
       (err) =>
         opts.logger.warn({ session_id: record.sessionId, err: err.message }, 'frame log append failed: retrying'),
     );
@@ -116,7 +133,19 @@ export class SessionRuntime {
     const now = Date.now();
     if (now - this.lastTrimAt < 250) return;
     this.lastTrimAt = now;
-    void this.opts.log.trim(this.sessionId, this.opts.retention, now).catch(() => undefined);
+    void this.opts.log.trim(this.sessionId, this.retention(), now).catch(() => undefined);
+  }
+
+  /** The configured windows, never past what the transcript archive already holds. */
+  retention(): RetentionPolicy {
+    const archivedThrough = this.archiver?.archivedThrough;
+    return archivedThrough === undefined ? this.opts.retention : { ...this.opts.retention, archivedThrough };
+  }
+
+  /** Live member counts, for the sessions API. */
+  memberCounts(): { controllers: number; observers: number } {
+    const snap = this.membership.snapshot();
+    return { controllers: snap.controllers.length, observers: snap.observers.length };
   }
 
   // ---- output and keyframes ---------------------------------------------------------------
@@ -323,6 +352,7 @@ export class SessionRuntime {
     this.state = 'closed';
     clearInterval(this.cadenceTimer);
     await this.sequencer.flushed();
+    await this.archiver?.close();
     this.screen.dispose();
     return true;
   }
@@ -340,6 +370,8 @@ export class SessionRuntime {
     this.state = 'closed';
     clearInterval(this.cadenceTimer);
     void this.sequencer.flushed().then(() => {
+      // Not awaited: a slow archive must not hold up Closed; the log keeps what it has not taken.
+      void this.archiver?.close();
       this.screen.dispose();
       this.onClosed(exitCode, reason);
       for (const w of this.closedWaiters.splice(0)) w();

@@ -1,7 +1,7 @@
 import type { ReadStream, WriteStream } from 'node:tty';
 import { connectClient, openClient } from '../connect';
 import { usageError } from '../exit-codes';
-import { whenEnded, type SessionEnd } from '../session-end';
+import { isSessionClosed, whenEnded, type SessionEnd } from '../session-end';
 import type { Settings } from '../settings';
 import { AttachView } from './attach-view';
 import { LocalTerminal } from './local-terminal';
@@ -37,6 +37,8 @@ export async function attach(settings: Settings, sessionId: string, opts: Attach
   } catch (err) {
     client.close();
     term.restore();
+    // Already closed (still retained): nothing to attach to; it ends like a live close.
+    if (isSessionClosed(err)) return ended;
     throw err;
   }
   return view.run(ended);

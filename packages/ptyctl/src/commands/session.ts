@@ -57,7 +57,17 @@ function showSession(s: SessionView): void {
     ['closed', s.closed_at],
     ['exit code', s.exit_code],
     ['closed reason', s.closed_reason],
+    [
+      'members',
+      s.members ? `${s.members.controllers ?? 0} controllers, ${s.members.observers ?? 0} observers` : undefined,
+    ],
     ['replay', s.replay ? `${s.replay.first_sequence ?? '?'}..${s.replay.last_sequence ?? '?'}` : undefined],
+    [
+      'archived',
+      typeof s.replay?.frames_archived === 'number'
+        ? `${s.replay.frames_archived} frames${s.replay.overflowed ? ' (older than replay: see ptyctl transcript)' : ''}`
+        : undefined,
+    ],
     ['attach url', s.attach_url],
   ]);
 }
@@ -92,12 +102,13 @@ export function registerSession(program: Command): void {
       const sessions = await listSessions(settingsOf(cmd));
       if (flags.json) return printJson(sessions);
       printTable(
-        ['SESSION', 'STATE', 'SIZE', 'PID', 'LAST SEQ', 'CREATED', 'ARGV'],
+        ['SESSION', 'STATE', 'SIZE', 'PID', 'CTL/OBS', 'LAST SEQ', 'CREATED', 'ARGV'],
         sessions.map((s) => [
           s.session_id,
           s.state,
           size(s),
           s.pid,
+          s.members ? `${s.members.controllers ?? 0}/${s.members.observers ?? 0}` : undefined,
           s.replay?.last_sequence,
           s.created_at,
           shellWords(s.argv),

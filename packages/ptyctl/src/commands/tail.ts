@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { settingsOf } from '../context';
 import { sequenceNumber } from '../parsers';
-import { reportEnd, whenEnded } from '../session-end';
+import { isSessionClosed, reportEnd, whenEnded } from '../session-end';
 
 interface TailFlags {
   replayFrom?: number;
@@ -22,7 +22,8 @@ export function registerTail(program: Command): void {
     .addHelpText(
       'after',
       '\nstdout gets the raw PTY bytes (escape sequences included); status lines go to stderr.\n' +
-        'Exits 0 when the session closes.',
+        'Exits 0 when the session closes; a session that has already closed (but is still retained)\n' +
+        'prints what --replay-from asks for and exits 0 at once.',
     )
     .action(async (id: string, flags: TailFlags, cmd: Command) => {
       const settings = settingsOf(cmd);
@@ -37,6 +38,8 @@ export function registerTail(program: Command): void {
         await connectClient(client, settings, id);
         await client.join(flags.replayFrom !== undefined ? { replayFrom: flags.replayFrom } : {});
       } catch (err) {
+        // A session that had already closed: what was replayed is printed, and it ends like a live close.
+        if (isSessionClosed(err)) return reportEnd(await ended);
         client.close();
         throw err;
       }

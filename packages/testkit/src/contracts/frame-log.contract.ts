@@ -283,6 +283,21 @@ export function frameLogContract(name: string, makeLog: () => Promise<FrameLogFi
         expect(await log.bounds(session)).toEqual({ firstSeq: 11, lastSeq: 11 });
       });
 
+      it('never drops an entry above archivedThrough (not yet in the transcript archive)', async () => {
+        expect(await log.trim(session, { minFrames: 0, minAgeMs: 0, archivedThrough: 3 }, now)).toEqual({
+          firstSeq: 4,
+          lastSeq: 10,
+        });
+        expect(await log.trim(session, { minFrames: 2, minAgeMs: 0, archivedThrough: 0 }, now)).toEqual({
+          firstSeq: 4,
+          lastSeq: 10,
+        });
+        expect(await log.trim(session, { minFrames: 2, minAgeMs: 0, archivedThrough: 10 }, now)).toEqual({
+          firstSeq: 9,
+          lastSeq: 10,
+        });
+      });
+
       it('reads from the new first sequence after a trim', async () => {
         await log.trim(session, { minFrames: 5, minAgeMs: 0 }, now);
         expect(seqs(await log.read(session, 2, { toSeq: 7 }))).toEqual([6, 7]);

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, rm, stat, truncate } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  EMPTY_ARCHIVE_STATS,
+  SequenceConflictError,
+  acceptedRun,
+  decodeChunk,
+  encodeChunk,
+  selectRange,
+  type ArchiveStats,
+  type LogEntry,
+  type TranscriptArchive,
+} from '@pty-ws/ports';
+
+/** One chunk's place in the data file. */
+interface IndexLine {
+  first: number;
+  last: number;
+  first_ts: number;
+  last_ts: number;
+  frames: number;
+  offset: number;
+  length: number;
+}
+
+interface SessionFiles {
+  data: string;
+  index: string;
+  chunks: IndexLine[];
+  /** End of the last indexed chunk: where the next one is written. */
+  end: number;
+}
+
+/**
+ * The single-node TranscriptArchive: per session, `<dir>/<session>.jsonl.gz` holds the chunks as
+ * consecutive gzip members (so `zcat` prints the whole transcript as JSONL) and
+ * `<dir>/<session>.idx` one JSON line per chunk (range and byte offset) for range reads.
+ *
+ * A chunk is written and fsynced before its index line, and an index line before `append`
+ * resolves; bytes past the last indexed chunk (a crash between the two writes) are cut off the
+ * next time the session is opened, so the data file never holds a chunk twice. Writes to one
+ * session are serialized in this process; one process owns a directory.
+ */
+export class FileTranscriptArchive implements TranscriptArchive {
+  private readonly sessions = new Map<string, Promise<SessionFiles>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private dirReady: Promise<unknown> | undefined;
+
+  constructor(readonly dir: string) {}
+
+  append(sessionId: string, entries: readonly LogEntry[]): Promise<void> {
+    return this.serialized(sessionId, async () => {
+      const files = await this.open(sessionId);
+      const lastSeq = files.chunks.at(-1)?.last ?? 0;
+      const accepted = acceptedRun(lastSeq, entries);
+      if ('gap' in accepted) throw new SequenceConflictError(sessionId, accepted.gap.expected, accepted.gap.got);
+      if (accepted.run.length === 0) return;
+      const chunk = await encodeChunk(accepted.run);
+      const line: IndexLine = {
+        first: chunk.firstSeq,
+        last: chunk.lastSeq,
+        first_ts: chunk.firstTs,
+        last_ts: chunk.lastTs,
+        frames: chunk.frames,
+        offset: files.end,
+        length: chunk.data.length,
+      };
+      await writeDurably(files.data, chunk.data, files.end);
+      await appendDurably(files.index, JSON.stringify(line) + '\n');
+      files.chunks.push(line);
+      files.end += chunk.data.length;
+    });
+  }
+
+  async read(sessionId: string, afterSeq: number, opts: { toSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
+    if (opts.limit !== undefined && opts.limit <= 0) return [];
+    const files = await this.open(sessionId);
+    const out: LogEntry[] = [];
+    const handle = await open(files.data, 'r').catch(() => undefined);
+    if (!handle) return out;
+    try {
+      for (const c of [...files.chunks]) {
+        if (c.last <= afterSeq) continue;
+        if (opts.toSeq !== undefined && c.first > opts.toSeq) break;
+        const buf = Buffer.alloc(c.length);
+        await handle.read(buf, 0, c.length, c.offset);
+        const limit = opts.limit === undefined ? undefined : opts.limit - out.length;
+        out.push(
+          ...selectRange(await decodeChunk(buf), afterSeq, { ...opts, ...(limit !== undefined ? { limit } : {}) }),
+        );
+        if (opts.limit !== undefined && out.length >= opts.limit) break;
+      }
+    } finally {
+      await handle.close();
+    }
+    return out;
+  }
+
+  async stats(sessionId: string): Promise<ArchiveStats> {
+    const { chunks } = await this.open(sessionId);
+    const first = chunks[0];
+    const last = chunks.at(-1);
+    if (!first || !last) return { ...EMPTY_ARCHIVE_STATS };
+    return {
+      firstSeq: first.first,
+      lastSeq: last.last,
+      frames: last.last - first.first + 1,
+      chunks: chunks.length,
+      bytes: chunks.reduce((n, c) => n + c.length, 0),
+    };
+  }
+
+  remove(sessionId: string): Promise<void> {
+    return this.serialized(sessionId, async () => {
+      const { data, index } = this.paths(sessionId);
+      this.sessions.delete(sessionId);
+      await rm(data, { force: true });
+      await rm(index, { force: true });
+    });
+  }
+
+  private paths(sessionId: string): { data: string; index: string } {
+    const base = fileNameOf(sessionId);
+    return { data: path.join(this.dir, `${base}.jsonl.gz`), index: path.join(this.dir, `${base}.idx`) };
+  }
+
+  /** Loads a session's index once per process, repairing what a crash mid-append left. */
+  private open(sessionId: string): Promise<SessionFiles> {
+    let files = this.sessions.get(sessionId);
+    if (!files) {
+      files = this.load(sessionId);
+      this.sessions.set(sessionId, files);
+      files.catch(() => this.sessions.delete(sessionId));
+    }
+    return files;
+  }
+
+  private async load(sessionId: string): Promise<SessionFiles> {
+    this.dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.dirReady;
+    const { data, index } = this.paths(sessionId);
+    const chunks: IndexLine[] = [];
+    const text = await readFile(index, 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        chunks.push(JSON.parse(line) as IndexLine);
+      } catch {
+        break; // a torn last line: the chunk it described is cut off below
+      }
+    }
+    const last = chunks.at(-1);
+    const end = last ? last.offset + last.length : 0;
+    const size = await stat(data).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (size > end) await truncate(data, end);
+    if (text !== '' && !text.endsWith('\n')) {
+      // Rewrite the index without the torn line, so the next append starts on a fresh line.
+      await rm(index, { force: true });
+      if (chunks.length > 0) await appendDurably(index, chunks.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    }
+    return { data, index, chunks, end };
+  }
+
+  private serialized<T>(sessionId: string, step: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(sessionId) ?? Promise.resolve();
+    const next = prev.then(step, step);
+    const tail = next.catch(() => undefined);
+    this.queues.set(sessionId, tail);
+    void tail.then(() => {
+      if (this.queues.get(sessionId) === tail) this.queues.delete(sessionId);
+    });
+    return next;
+  }
+}
+
+/** Session ids are UUIDs in practice; anything that is not a plain file name is hashed. */
+function fileNameOf(sessionId: string): string {
+  if (/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(sessionId)) return sessionId;
+  return `h-${createHash('sha256').update(sessionId).digest('hex')}`;
+}
+
+async function writeDurably(file: string, data: Buffer, position: number): Promise<void> {
+  // Positional, not O_APPEND: bytes a failed earlier write left past `position` are overwritten.
+  const h = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+  try {
+    await h.write(data, 0, data.length, position);
+    await h.truncate(position + data.length);
+    await h.datasync();
+  } finally {
+    await h.close();
+  }
+}
+
+async function appendDurably(file: string, text: string): Promise<void> {
+  const h = await open(file, 'a', 0o600);
+  try {
+    await h.write(text);
+    await h.datasync();
+  } finally {
+    await h.close();
+  }
+}

@@ -1,0 +1,114 @@
+import type { Pool } from 'pg';
+import {
+  EMPTY_ARCHIVE_STATS,
+  SequenceConflictError,
+  acceptedRun,
+  decodeChunk,
+  encodeChunk,
+  selectRange,
+  type ArchiveStats,
+  type LogEntry,
+  type TranscriptArchive,
+} from '@pty-ws/ports';
+import { qualified, toMillis } from './sql';
+
+/** Chunks fetched per round trip while reading a range. */
+const READ_BATCH = 8;
+
+/**
+ * The cluster TranscriptArchive on table `transcript_chunks`: one row per chunk (gzip JSONL,
+ * shared codec), keyed by (session, first sequence). An insert only lands when the session's
+ * newest archived sequence is still the one the run continues, so the archive stays gapless even
+ * if two agents briefly believed they owned a session; the loser gets SequenceConflictError.
+ */
+export class PgTranscriptArchive implements TranscriptArchive {
+  private readonly table: string;
+
+  constructor(
+    private readonly pool: Pool,
+    schema: string,
+  ) {
+    this.table = qualified(schema, 'transcript_chunks');
+  }
+
+  async append(sessionId: string, entries: readonly LogEntry[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const lastSeq = await this.lastSeq(sessionId);
+      const accepted = acceptedRun(lastSeq, entries);
+      if ('gap' in accepted) throw new SequenceConflictError(sessionId, accepted.gap.expected, accepted.gap.got);
+      if (accepted.run.length === 0) return;
+      const chunk = await encodeChunk(accepted.run);
+      const r = await this.pool.query(
+        `INSERT INTO ${this.table} (session_id, first_seq, last_seq, first_ts, last_ts, frames, data)
+         SELECT $1, $2, $3, $4, $5, $6, $7
+         WHERE COALESCE((SELECT max(last_seq) FROM ${this.table} WHERE session_id = $1), 0) = $8
+         ON CONFLICT (session_id, first_seq) DO NOTHING`,
+        [sessionId, chunk.firstSeq, chunk.lastSeq, chunk.firstTs, chunk.lastTs, chunk.frames, chunk.data, lastSeq],
+      );
+      if (r.rowCount === 1) return;
+      // Someone else's chunk landed meanwhile: judge the run again against it (once).
+      if (attempt >= 2) {
+        throw new SequenceConflictError(sessionId, (await this.lastSeq(sessionId)) + 1, chunk.firstSeq);
+      }
+    }
+  }
+
+  async read(sessionId: string, afterSeq: number, opts: { toSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
+    if (opts.limit !== undefined && opts.limit <= 0) return [];
+    const out: LogEntry[] = [];
+    let after = afterSeq;
+    for (;;) {
+      const r = await this.pool.query<{ last_seq: string; data: Buffer }>(
+        `SELECT last_seq, data FROM ${this.table}
+         WHERE session_id = $1 AND last_seq > $2 AND ($3::bigint IS NULL OR first_seq <= $3)
+         ORDER BY first_seq LIMIT ${READ_BATCH}`,
+        [sessionId, after, opts.toSeq ?? null],
+      );
+      for (const row of r.rows) {
+        const limit = opts.limit === undefined ? undefined : opts.limit - out.length;
+        out.push(
+          ...selectRange(await decodeChunk(row.data), after, { ...opts, ...(limit !== undefined ? { limit } : {}) }),
+        );
+        if (opts.limit !== undefined && out.length >= opts.limit) return out;
+        after = toMillis(row.last_seq);
+      }
+      if (r.rows.length < READ_BATCH) return out;
+    }
+  }
+
+  async stats(sessionId: string): Promise<ArchiveStats> {
+    const r = await this.pool.query<{
+      first: string | null;
+      last: string | null;
+      chunks: string;
+      bytes: string | null;
+    }>(
+      `SELECT min(first_seq) AS first, max(last_seq) AS last, count(*) AS chunks, sum(octet_length(data)) AS bytes
+       FROM ${this.table} WHERE session_id = $1`,
+      [sessionId],
+    );
+    const row = r.rows[0];
+    if (!row || row.first === null || row.last === null) return { ...EMPTY_ARCHIVE_STATS };
+    const firstSeq = toMillis(row.first);
+    const lastSeq = toMillis(row.last);
+    return {
+      firstSeq,
+      lastSeq,
+      frames: lastSeq - firstSeq + 1,
+      chunks: toMillis(row.chunks),
+      bytes: toMillis(row.bytes ?? 0),
+    };
+  }
+
+  async remove(sessionId: string): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.table} WHERE session_id = $1`, [sessionId]);
+  }
+
+  private async lastSeq(sessionId: string): Promise<number> {
+    const r = await this.pool.query<{ last: string | null }>(
+      `SELECT max(last_seq) AS last FROM ${this.table} WHERE session_id = $1`,
+      [sessionId],
+    );
+    return toMillis(r.rows[0]?.last ?? 0);
+  }
+}

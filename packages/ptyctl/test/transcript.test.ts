@@ -1,0 +1,117 @@
+/** `ptyctl transcript` against a real server whose replay log keeps only a few frames. */
+import { http, startTestServer, waitUntil, type TestServer } from '@pty-ws/testkit';
+import { ensureBuilt, ptyctl } from './cli';
+
+let server: TestServer;
+let env: Record<string, string>;
+let id: string;
+
+const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+
+beforeAll(async () => {
+  ensureBuilt();
+  // Five frames of replay: almost everything below is read back from the transcript archive.
+  server = await startTestServer({ replayFrames: 5, replayRetentionS: 0 });
+  env = { PTYWS_URL: server.httpUrl, PTYWS_TOKEN: server.adminToken };
+  const created = await http(server, 'POST', '/api/v1/sessions', {
+    json: {
+      argv: [
+        '/bin/sh',
+        '-c',
+        'i=1; while [ $i -le 60 ]; do echo "row-$i"; i=$((i+1)); sleep 0.005; done; exec sleep 60',
+      ],
+      env: ENV,
+      cols: 80,
+      rows: 24,
+    },
+  });
+  id = (created.body as { session_id: string }).session_id;
+  await waitUntil(
+    async () => (await ptyctl(['transcript', id], env)).stdout.includes('row-60'),
+    15_000,
+    'row-60 in the transcript',
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('ptyctl transcript', () => {
+  it('prints the whole output, older frames from the archive included', async () => {
+    const r = await ptyctl(['transcript', id], env);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.match(/row-\d+/g)).toEqual(Array.from({ length: 60 }, (_, i) => `row-${i + 1}`));
+  });
+
+  it('--grep prints one line per match with the sequences it spans', async () => {
+    const r = await ptyctl(['transcript', id, '--grep', 'row-5'], env);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(11); // row-5, row-50 … row-59
+    for (const line of lines) expect(line).toMatch(/^\d+(-\d+)?: .*row-5/);
+    expect(lines[0]).toContain('row-4⏎row-5⏎');
+  });
+
+  it('--limit, --from-seq and --to-seq bound what is printed; --json gives one document', async () => {
+    const r = await ptyctl(['transcript', id, '--json', '--from-seq', '2', '--limit', '3'], env);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { frames: Array<{ sequence: number }>; truncated: boolean };
+    expect(doc.frames.map((f) => f.sequence)).toEqual([2, 3, 4]);
+    const ranged = JSON.parse(
+      (await ptyctl(['transcript', id, '--json', '--from-seq', '3', '--to-seq', '5'], env)).stdout,
+    ) as {
+      frames: Array<{ sequence: number }>;
+    };
+    expect(ranged.frames.map((f) => f.sequence)).toEqual([3, 4, 5]);
+    const grep = JSON.parse((await ptyctl(['transcript', id, '--json', '--grep', 'row-60'], env)).stdout) as {
+      matches: Array<{ text: string }>;
+    };
+    expect(grep.matches.map((m) => m.text)).toEqual(['row-60']);
+  });
+
+  it('--stream stdout keeps the output; --stream stderr has none', async () => {
+    expect((await ptyctl(['transcript', id, '--stream', 'stdout'], env)).stdout).toContain('row-60');
+    expect(await ptyctl(['transcript', id, '--stream', 'stderr'], env)).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('--format asciicast prints a recording: header line, then [time, code, data] events', async () => {
+    const r = await ptyctl(['transcript', id, '--format', 'asciicast'], env);
+    expect(r.code).toBe(0);
+    const [header, ...events] = r.stdout.trimEnd().split('\n');
+    expect(JSON.parse(header!)).toMatchObject({ version: 2, width: 80, height: 24 });
+    const parsed = events.map((l) => JSON.parse(l) as [number, string, string]);
+    expect(parsed.every(([t, code, data]) => typeof t === 'number' && code === 'o' && typeof data === 'string')).toBe(
+      true,
+    );
+    expect(parsed.map((e) => e[2]).join('')).toContain('row-60');
+  });
+
+  it('--follow prints new output as it comes and exits 0 when the session closes', async () => {
+    const created = await http(server, 'POST', '/api/v1/sessions', {
+      json: { argv: ['/bin/sh', '-c', 'echo first-part; sleep 1.5; echo second-part; sleep 0.5'], env: ENV },
+    });
+    const sid = (created.body as { session_id: string }).session_id;
+    const r = await ptyctl(['transcript', sid, '--follow'], env, 20_000);
+    expect(r.code).toBe(0);
+    expect(r.stdout.indexOf('first-part')).toBeGreaterThanOrEqual(0);
+    expect(r.stdout.indexOf('second-part')).toBeGreaterThan(r.stdout.indexOf('first-part'));
+    expect(r.stdout.match(/first-part/g)).toHaveLength(1);
+  });
+
+  it('exits 4 for an unknown session and 3 without the scope', async () => {
+    const missing = await ptyctl(['transcript', 'no-such-session'], env);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toMatch(/^ptyctl: .*HTTP 404\)\n$/);
+    const minted = await http(server, 'POST', '/api/v1/tokens', {
+      json: { scopes: ['pty:observe'], session_id: id },
+    });
+    const token = (minted.body as { token: string }).token;
+    expect((await ptyctl(['transcript', id, '--limit', '1'], { ...env, PTYWS_TOKEN: token })).code).toBe(0);
+    const other = await http(server, 'POST', '/api/v1/sessions', {
+      json: { argv: ['/bin/sh', '-c', 'sleep 30'], env: ENV },
+    });
+    const otherId = (other.body as { session_id: string }).session_id;
+    expect((await ptyctl(['transcript', otherId], { ...env, PTYWS_TOKEN: token })).code).toBe(3);
+  });
+});

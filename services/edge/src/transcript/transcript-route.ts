@@ -1,0 +1,100 @@
+import { BindingError } from '@pty-ws/protocol';
+import type { FrameLog, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
+import { canObserve, type Principal } from '../auth';
+import { sendJson, type Responder } from '../http/respond';
+import { parseTranscriptQuery } from './query';
+import { TranscriptSource } from './source';
+import { exportAsciicast, listFrames, searchFrames } from './transcript-view';
+
+interface TranscriptRequest {
+  params: string[];
+  query: string;
+}
+
+type Route = (
+  pattern: string,
+  handler: (r: Responder, req: TranscriptRequest, principal: Principal) => Promise<unknown>,
+) => void;
+
+export interface TranscriptDeps {
+  log: FrameLog;
+  transcripts?: TranscriptArchive;
+  /** Throws a "not found" BindingError for a session unknown to this instance. */
+  findSession(id: string): Promise<SessionRecord>;
+  notFound(err: unknown, r: Responder): void;
+}
+
+/**
+ * `GET /api/v1/sessions/{id}/transcript?from_seq=&to_seq=&stream=&q=&limit=&format=`: the
+ * session's frames from the hot log and the transcript archive, as JSON pages, as search matches
+ * (`q`/`pattern`), or as an asciicast v2 recording. Needs pty:observe on that session; works for
+ * closed sessions until they are forgotten (PTYWS_CLOSED_SESSION_TTL_S).
+ */
+export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
+  route('/api/v1/sessions/:id/transcript', async (r, req, principal) => {
+    if (!canObserve(principal)) {
+      throw new BindingError('PERMISSION_DENIED', 'reading a transcript needs the pty:observe scope');
+    }
+    const query = parseTranscriptQuery(req.query);
+    let rec: SessionRecord;
+    try {
+      rec = await deps.findSession(req.params[0]!);
+    } catch (err) {
+      return deps.notFound(err, r);
+    }
+    if (
+      (principal.instanceId !== undefined && principal.instanceId !== rec.instanceId) ||
+      (principal.sessionId !== undefined && principal.sessionId !== rec.sessionId)
+    ) {
+      throw new BindingError('PERMISSION_DENIED', 'this token is scoped to another session');
+    }
+    const source = new TranscriptSource(rec.sessionId, deps.log, deps.transcripts);
+    const bounds = await source.bounds();
+    const from = Math.max(query.fromSeq ?? bounds.firstSeq, 1);
+    const to = Math.min(query.toSeq ?? bounds.lastSeq, bounds.lastSeq);
+    const range = { from, to };
+
+    if (query.format === 'asciicast') {
+      const cast = await exportAsciicast(source, rec, query, range);
+      if (r.aborted) return;
+      r.res.cork(() => {
+        r.res.writeStatus('200 OK');
+        r.res.writeHeader('content-type', 'application/x-asciicast');
+        r.res.writeHeader('content-disposition', `attachment; filename="${rec.sessionId}.cast"`);
+        r.res.writeHeader('cache-control', 'no-store');
+        r.res.end(cast);
+      });
+      return;
+    }
+
+    const head = {
+      session_id: rec.sessionId,
+      state: rec.state,
+      first_seq: bounds.firstSeq,
+      last_seq: bounds.lastSeq,
+      hot_first_seq: bounds.hotFirstSeq,
+      archived_through: bounds.archivedLastSeq,
+      from_seq: from,
+    };
+    if (query.q !== undefined) {
+      const found = await searchFrames(source, { ...query, q: query.q }, range);
+      return sendJson(r, 200, {
+        ...head,
+        to_seq: found.scannedTo,
+        q: query.q,
+        matches: found.matches,
+        frames: found.frames,
+        truncated: found.truncated,
+        next_from_seq: found.truncated ? found.scannedTo + 1 : null,
+      });
+    }
+    const listed = await listFrames(source, query, range);
+    sendJson(r, 200, {
+      ...head,
+      to_seq: listed.scannedTo,
+      frames: listed.frames,
+      truncated: listed.truncated,
+      next_from_seq: listed.truncated ? listed.scannedTo + 1 : null,
+    });
+  });
+}

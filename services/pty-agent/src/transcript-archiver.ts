@@ -1,0 +1,185 @@
+import type { FrameLog, LogEntry, TranscriptArchive } from '@pty-ws/ports';
+
+export interface ArchiverOptions {
+  /** A chunk is written once this many entries are waiting … */
+  chunkFrames: number;
+  /** … or this many bytes of output … */
+  chunkBytes: number;
+  /** … or this long after the oldest waiting entry was appended. */
+  flushMs: number;
+  logger: { warn(obj: object, msg: string): void };
+}
+
+export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger'> = {
+  chunkFrames: 512,
+  chunkBytes: 256 * 1024,
+  flushMs: 1000,
+};
+
+/** Estimated archived size of an event (its JSON) for the byte threshold. */
+const EVENT_BYTES = 256;
+
+/**
+ * Copies one session's log entries into its TranscriptArchive in compressed chunks, off the
+ * keystroke path: the sequencer hands over each entry once the log holds it (a push into an
+ * array), and chunks are written later, one at a time.
+ *
+ * The log may only evict what `archivedThrough` covers (the owner passes it to `trim`), so an
+ * entry is always in the log, the archive or both, however slow the archive is or how small the
+ * retention windows are. Anything the archive misses (entries logged by a previous owner that died
+ * before archiving them) is read back from the log, which still holds it for that reason.
+ */
+export class TranscriptArchiver {
+  private buffer: LogEntry[] = [];
+  private bufferedBytes = 0;
+  private through: number | undefined;
+  private readonly loaded: Promise<void>;
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private broken = false;
+  private closed = false;
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly archive: TranscriptArchive,
+    private readonly log: FrameLog,
+    private readonly opts: ArchiverOptions,
+  ) {
+    this.loaded = this.load();
+  }
+
+  /**
+   * The newest sequence the archive holds; entries above it must stay in the log. 0 until the
+   * archive has been asked; undefined when the archive cannot be continued (no guard then).
+   */
+  get archivedThrough(): number | undefined {
+    if (this.broken) return undefined;
+    return this.through ?? 0;
+  }
+
+  /** Called by the sequencer for each entry the log accepted, in order. Never blocks. */
+  push(entry: LogEntry): void {
+    if (this.broken) return;
+    this.buffer.push(entry);
+    this.bufferedBytes += entry.type === 'output' ? entry.data.byteLength : EVENT_BYTES;
+    if (this.buffer.length >= this.opts.chunkFrames || this.bufferedBytes >= this.opts.chunkBytes) {
+      this.schedule(0);
+    } else {
+      this.schedule(this.opts.flushMs);
+    }
+  }
+
+  /** Archives everything the log holds beyond the archive (no live writer: closed sessions, sweeps). */
+  catchUp(): Promise<void> {
+    return this.runExclusive(() => this.flushAll(true));
+  }
+
+  /** Writes what is waiting; resolves once the archive holds every entry pushed so far. */
+  flush(): Promise<void> {
+    return this.runExclusive(() => this.flushAll(false));
+  }
+
+  /** Final flush (session closed or detached); later pushes are ignored. */
+  async close(): Promise<void> {
+    await this.flush().catch(() => undefined);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async load(): Promise<void> {
+    for (let delay = 200; ; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        this.through = (await this.archive.stats(this.sessionId)).lastSeq;
+        return;
+      } catch (err) {
+        this.warnOnce(err, 'transcript archive unreachable; frames stay in the replay log until it answers');
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    if (this.timer && delayMs > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(() => undefined);
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private runExclusive(step: () => Promise<void>): Promise<void> {
+    const next = (this.running ?? Promise.resolve()).then(step, step);
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  private async flushAll(toLogEnd: boolean): Promise<void> {
+    await this.loaded;
+    if (this.broken) return;
+    let through = this.through ?? 0;
+    const waiting = this.buffer.filter((e) => e.seq > through);
+    this.buffer = [];
+    this.bufferedBytes = 0;
+    try {
+      // Whatever lies between the archive's end and the first waiting entry comes from the log.
+      const upTo = waiting[0]
+        ? waiting[0].seq - 1
+        : toLogEnd
+          ? (await this.log.bounds(this.sessionId)).lastSeq
+          : through;
+      while (through < upTo) {
+        const missing = await this.log.read(this.sessionId, through, { toSeq: upTo, limit: this.opts.chunkFrames });
+        if (missing.length === 0) break;
+        await this.archive.append(this.sessionId, missing);
+        through = this.through = missing[missing.length - 1]!.seq;
+      }
+      for (let i = 0; i < waiting.length;) {
+        const chunk = this.takeChunk(waiting, i);
+        await this.archive.append(this.sessionId, chunk);
+        through = this.through = chunk[chunk.length - 1]!.seq;
+        i += chunk.length;
+      }
+      this.failures = 0;
+    } catch (err) {
+      if ((err as Error).name === 'SequenceConflictError') {
+        // The archive ends before the log begins (frames were evicted unarchived, e.g. by an
+        // older version): it cannot be continued gaplessly, so stop guarding the log for it.
+        this.broken = true;
+        this.opts.logger.warn(
+          { session_id: this.sessionId, err: (err as Error).message },
+          'transcript archive cannot continue this session; archiving stopped',
+        );
+        return;
+      }
+      // Keep what was not written, in order, ahead of anything pushed meanwhile; retry later.
+      this.buffer = [...waiting.filter((e) => e.seq > through), ...this.buffer];
+      this.bufferedBytes = this.buffer.reduce((n, e) => n + (e.type === 'output' ? e.data.byteLength : EVENT_BYTES), 0);
+      this.failures++;
+      this.warnOnce(err, 'transcript archive write failed; retrying (frames stay in the replay log)');
+      this.schedule(Math.min(this.opts.flushMs * 2 ** this.failures, 30_000));
+      throw err;
+    }
+  }
+
+  /** The longest run from `start` within the chunk thresholds (at least one entry). */
+  private takeChunk(entries: readonly LogEntry[], start: number): LogEntry[] {
+    let bytes = 0;
+    let end = start;
+    while (end < entries.length && end - start < this.opts.chunkFrames) {
+      const e = entries[end]!;
+      bytes += e.type === 'output' ? e.data.byteLength : EVENT_BYTES;
+      end++;
+      if (bytes >= this.opts.chunkBytes) break;
+    }
+    return entries.slice(start, end);
+  }
+
+  private warnOnce(err: unknown, msg: string): void {
+    if (this.failures > 1) return;
+    this.opts.logger.warn({ session_id: this.sessionId, err: (err as Error)?.message ?? String(err) }, msg);
+  }
+}

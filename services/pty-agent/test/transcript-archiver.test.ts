@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FileTranscriptArchive, MemoryFrameLog } from '@pty-ws/adapters-memory';
+import type { LogEntry, TranscriptArchive } from '@pty-ws/ports';
+import { TranscriptArchiver } from '../src/transcript-archiver';
+
+const S = 'session-a';
+const quiet = { warn: () => {} };
+const entry = (seq: number): LogEntry => ({
+  type: 'output',
+  seq,
+  id: `id-${seq}`,
+  ts: 1_000 + seq,
+  stream: 'stdout',
+  data: new TextEncoder().encode(`frame ${seq}\n`),
+});
+const seqs = (es: readonly LogEntry[]) => es.map((e) => e.seq);
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+let dir: string;
+let log: MemoryFrameLog;
+let archive: FileTranscriptArchive;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ptyws-archiver-'));
+  log = new MemoryFrameLog();
+  archive = new FileTranscriptArchive(dir);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function logged(from: number, to: number, archiver?: TranscriptArchiver): Promise<void> {
+  for (let s = from; s <= to; s++) {
+    await log.append(S, entry(s));
+    archiver?.push(entry(s));
+  }
+}
+
+describe('TranscriptArchiver', () => {
+  it('writes what the sequencer hands over in chunks of at most chunkFrames', async () => {
+    const a = new TranscriptArchiver(S, archive, log, {
+      chunkFrames: 4,
+      chunkBytes: 1 << 20,
+      flushMs: 60_000,
+      logger: quiet,
+    });
+    await logged(1, 10, a);
+    await a.flush();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 10));
+    expect((await archive.stats(S)).chunks).toBe(3); // 4 + 4 + 2
+    expect(a.archivedThrough).toBe(10);
+  });
+
+  it('a full chunk is written without waiting for the flush timer', async () => {
+    const a = new TranscriptArchiver(S, archive, log, {
+      chunkFrames: 5,
+      chunkBytes: 1 << 20,
+      flushMs: 60_000,
+      logger: quiet,
+    });
+    await logged(1, 5, a);
+    for (let i = 0; i < 200 && a.archivedThrough !== 5; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(a.archivedThrough).toBe(5);
+  });
+
+  it('fills what a previous owner left unarchived from the log (restart), then continues', async () => {
+    await logged(1, 12);
+    await archive.append(S, [entry(1), entry(2), entry(3)]);
+    const a = new TranscriptArchiver(S, archive, log, {
+      chunkFrames: 100,
+      chunkBytes: 1 << 20,
+      flushMs: 60_000,
+      logger: quiet,
+    });
+    await logged(13, 15, a);
+    await a.flush();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 15));
+  });
+
+  it('catchUp archives everything the log holds beyond the archive (closed sessions)', async () => {
+    await logged(1, 30);
+    const a = new TranscriptArchiver(S, archive, log, {
+      chunkFrames: 8,
+      chunkBytes: 1 << 20,
+      flushMs: 60_000,
+      logger: quiet,
+    });
+    await a.catchUp();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 30));
+    expect(a.archivedThrough).toBe(30);
+  });
+
+  it('keeps entries through archive failures and retries; the trim guard holds meanwhile', async () => {
+    let failing = 2;
+    const flaky: TranscriptArchive = {
+      append: (s, es) => (failing-- > 0 ? Promise.reject(new Error('db down')) : archive.append(s, es)),
+      read: (s, a, o) => archive.read(s, a, o),
+      stats: (s) => archive.stats(s),
+      remove: (s) => archive.remove(s),
+    };
+    const a = new TranscriptArchiver(S, flaky, log, {
+      chunkFrames: 100,
+      chunkBytes: 1 << 20,
+      flushMs: 5,
+      logger: quiet,
+    });
+    await logged(1, 6, a);
+    await expect(a.flush()).rejects.toThrow('db down');
+    expect(a.archivedThrough).toBe(0);
+    // Retention of zero frames and zero seconds still may not drop anything unarchived.
+    expect(await log.trim(S, { minFrames: 0, minAgeMs: 0, archivedThrough: a.archivedThrough }, 1e15)).toEqual({
+      firstSeq: 1,
+      lastSeq: 6,
+    });
+    for (let i = 0; i < 300 && a.archivedThrough !== 6; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 6));
+    expect(await log.trim(S, { minFrames: 0, minAgeMs: 0, archivedThrough: a.archivedThrough }, 1e15)).toEqual({
+      firstSeq: 7,
+      lastSeq: 6,
+    });
+  });
+
+  it('every sequence is always in the log or the archive, whatever the interleaving of trims and flushes', async () => {
+    const a = new TranscriptArchiver(S, archive, log, {
+      chunkFrames: 7,
+      chunkBytes: 1 << 20,
+      flushMs: 1,
+      logger: quiet,
+    });
+    let last = 0;
+    for (let round = 0; round < 40; round++) {
+      const n = 1 + ((round * 7) % 11);
+      await logged(last + 1, last + n, a);
+      last += n;
+      if (round % 3 === 0) await a.flush();
+      const bounds = await log.trim(S, { minFrames: 0, minAgeMs: 0, archivedThrough: a.archivedThrough }, 1e15);
+      const archivedLast = (await archive.stats(S)).lastSeq;
+      expect(bounds.firstSeq).toBeLessThanOrEqual(archivedLast + 1);
+    }
+    await a.close();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, last));
+  });
+});
