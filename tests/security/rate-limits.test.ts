@@ -10,12 +10,12 @@ import {
   UpgradeRejected,
   delay,
   errorPayloadOf,
-  http,
   is,
   joinSession,
   tryUpgrade,
 } from '@pty-ws/testkit';
 import { shell } from '../conformance/support';
+import { attachUrlOnEdge, rateLimitedTotal } from './support';
 
 interface ErrorBody {
   error: { code: string; message: string; retryable: boolean };
@@ -25,11 +25,8 @@ function errorBody(text: string): ErrorBody['error'] {
   return (JSON.parse(text) as ErrorBody).error;
 }
 
-async function metric(ctx: TestContext, limit: string): Promise<number> {
-  const res = await http(ctx.server, 'GET', '/metrics', { token: null });
-  const m = new RegExp(`^ptyws_rate_limited_total\\{limit="${limit}"\\} (\\d+)`, 'm').exec(res.text);
-  return m ? Number(m[1]) : NaN;
-}
+/** Summed over every edge (cluster mode: the refusal may have happened on either). */
+const metric = rateLimitedTotal;
 
 describe('connection rate per principal', () => {
   let ctx: TestContext;
@@ -103,16 +100,21 @@ describe('sockets per edge', () => {
 
   it('answers 503 once the edge holds its maximum, and admits again after a close', async () => {
     const { session_id } = await ctx.createSession(shell());
-    const a = await ctx.attach(session_id);
-    await ctx.attach(session_id);
-    const refused = await tryUpgrade(ctx.server.attachUrl(session_id), { token: ctx.server.adminToken });
+    // The cap is per edge: every connection goes to the same one (cluster mode has two).
+    const url = attachUrlOnEdge(ctx, session_id);
+    const token = ctx.server.adminToken;
+    const a = await TestClient.connect(url, { token });
+    const b = await TestClient.connect(url, { token });
+    await Promise.all([a.hello(), b.hello()]);
+    const refused = await tryUpgrade(url, { token });
     expect(refused.status).toBe(503);
     expect(errorBody(refused.body).code).toBe('RATE_LIMITED');
     a.ws.close(1000);
     await a.closed;
     await delay(100);
-    expect((await tryUpgrade(ctx.server.attachUrl(session_id), { token: ctx.server.adminToken })).status).toBe(101);
+    expect((await tryUpgrade(url, { token })).status).toBe(101);
     expect(await metric(ctx, 'sockets')).toBeGreaterThanOrEqual(1);
+    b.terminate();
   });
 });
 

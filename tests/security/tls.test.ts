@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { SUBPROTOCOL_JSON } from '@pty-ws/protocol';
-import { TestContext, tryUpgrade } from '@pty-ws/testkit';
+import { TestContext, http, tryUpgrade } from '@pty-ws/testkit';
 import { shell } from '../conformance/support';
 
 function selfSigned(dir: string): { cert: string; key: string } {
@@ -111,7 +111,13 @@ describe('PTYWS_ALLOW_INSECURE=0 without TLS', () => {
   it('refuses plain upgrades with 403 unless a trusted proxy forwarded https', async () => {
     const ctx = await TestContext.start({ allowInsecure: false, trustedProxies: ['127.0.0.1/32', '::1/128'] });
     try {
-      const { session_id } = await ctx.createSession(shell());
+      // REST follows the same rule: the test is the trusted proxy here.
+      const created = await http(ctx.server, 'POST', '/api/v1/sessions', {
+        json: shell(),
+        headers: { 'X-Forwarded-Proto': 'https' },
+      });
+      expect(created.status).toBe(201);
+      const { session_id } = created.body as { session_id: string };
       const url = ctx.server.attachUrl(session_id);
       const token = ctx.server.adminToken;
       const refused = await tryUpgrade(url, { token });
@@ -129,8 +135,8 @@ describe('PTYWS_ALLOW_INSECURE=0 without TLS', () => {
   it('ignores X-Forwarded-Proto from a peer outside PTYWS_TRUSTED_PROXIES', async () => {
     const ctx = await TestContext.start({ allowInsecure: false, trustedProxies: ['10.0.0.0/8'] });
     try {
-      const { session_id } = await ctx.createSession(shell());
-      const res = await tryUpgrade(ctx.server.attachUrl(session_id), {
+      // The transport is judged before anything else, so no session is needed (REST is refused too).
+      const res = await tryUpgrade(ctx.server.attachUrl('any-session'), {
         token: ctx.server.adminToken,
         headers: { 'X-Forwarded-Proto': 'https' },
       });
@@ -148,5 +154,45 @@ describe('PTYWS_ALLOW_INSECURE=0 without TLS', () => {
     } finally {
       await ctx.dispose();
     }
+  });
+});
+
+describe('plain-http REST when insecure transport is not allowed', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await TestContext.start({ allowInsecure: false, trustedProxies: ['127.0.0.1/32', '::1/128'] });
+  });
+  afterAll(() => ctx.dispose());
+
+  it('refuses every /api/v1 call over plain http with 403 and a JSON error saying how to connect', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/sessions'],
+      ['POST', '/api/v1/tokens'],
+      ['DELETE', '/api/v1/sessions/x'],
+      ['GET', '/api/v1/audit'],
+    ] as const) {
+      const res = await http(ctx.server, method, path, {
+        json: method === 'POST' ? { scopes: ['pty:observe'] } : undefined,
+      });
+      expect(res.status).toBe(403);
+      const err = (res.body as { error: { code: string; message: string } }).error;
+      expect(err.code).toBe('PERMISSION_DENIED');
+      expect(err.message).toMatch(/https:\/\//);
+    }
+  });
+
+  it('refuses before authenticating: no bearer is needed to learn the rule, none is checked over plain http', async () => {
+    const res = await http(ctx.server, 'GET', '/api/v1/sessions', { token: 'ptyws_not_a_real_token_at_all' });
+    expect(res.status).toBe(403);
+  });
+
+  it('accepts the call from a trusted proxy that saw https', async () => {
+    const res = await http(ctx.server, 'GET', '/api/v1/sessions', { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(res.status).toBe(200);
+  });
+
+  it('keeps health and metrics endpoints reachable for probes', async () => {
+    expect((await http(ctx.server, 'GET', '/healthz', { token: null })).status).toBe(200);
+    expect((await http(ctx.server, 'GET', '/metrics', { token: null })).status).toBe(200);
   });
 });

@@ -49,7 +49,7 @@ const RELATIONS: readonly Relation[] = [
 
 /** Constraints between two fields, checked once both passed their own checks. */
 export function crossFieldProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
-  const problems: string[] = [...pairProblems(resolved)];
+  const problems: string[] = [...pairProblems(resolved), ...requiresProblems(resolved)];
   for (const rel of RELATIONS) {
     const a = resolved.get(rel.field);
     const b = resolved.get(rel.other);
@@ -78,6 +78,20 @@ function pairProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
     if (hasA === hasB) continue;
     const [set, missing] = hasA ? [specOf(a), specOf(b)] : [specOf(b), specOf(a)];
     problems.push(`${set.name} is set but ${missing.name} is not; expected both or neither`);
+  }
+  return problems;
+}
+
+/** Fields that need another: client certificates are checked only inside a TLS server. */
+const REQUIRES: ReadonlyArray<readonly [keyof Config, keyof Config, string]> = [
+  ['tlsCa', 'tlsCert', 'client certificates are verified only when the edge serves TLS itself'],
+];
+
+function requiresProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
+  const problems: string[] = [];
+  for (const [field, needed, why] of REQUIRES) {
+    if (resolved.get(field)?.value === undefined || resolved.get(needed)?.value !== undefined) continue;
+    problems.push(`${specOf(field).name} is set but ${specOf(needed).name} is not: ${why}`);
   }
   return problems;
 }

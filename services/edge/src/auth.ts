@@ -5,6 +5,8 @@ import type { TokenRecord, TokenStore } from '@pty-ws/ports';
 /** Who is on the other end of a request or connection, fixed at upgrade (binding §7.2). */
 export interface Principal {
   id: string;
+  /** How it was established; absent means a bearer token. */
+  kind?: 'token' | 'certificate' | 'anonymous';
   scopes: ReadonlySet<Scope>;
   instanceId?: string;
   sessionId?: string;
@@ -30,7 +32,7 @@ export function isAdmin(p: Principal): boolean {
   return p.scopes.has('pty:admin');
 }
 
-export const ANONYMOUS: Principal = { id: 'anonymous', scopes: new Set<Scope>(SCOPES) };
+export const ANONYMOUS: Principal = { id: 'anonymous', kind: 'anonymous', scopes: new Set<Scope>(SCOPES) };
 
 export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'revoked';
 
@@ -39,10 +41,19 @@ export class Authenticator {
   constructor(
     private readonly tokens: TokenStore,
     readonly enabled: boolean,
+    /** Scopes of a certificate principal (PTYWS_MTLS_SCOPES). */
+    private readonly certificateScopes: readonly Scope[] = ['pty:observe'],
   ) {}
 
-  async authenticate(token: string | undefined): Promise<Principal> {
+  /**
+   * A bearer token wins when one is sent (its scopes and session binding apply); otherwise the
+   * verified client certificate's identity is the principal (binding §7.1.2), with the configured scopes.
+   */
+  async authenticate(token: string | undefined, certificate?: string): Promise<Principal> {
     if (!this.enabled) return ANONYMOUS;
+    if (!token && certificate !== undefined) {
+      return { id: `cert:${certificate}`, kind: 'certificate', scopes: new Set(this.certificateScopes) };
+    }
     if (!token) throw new AuthError('missing', 'a bearer token is required');
     const rec = await this.tokens.findByHash(hashToken(token));
     if (!rec) throw new AuthError('invalid', 'the bearer token is not valid');

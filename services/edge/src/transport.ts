@@ -16,6 +16,8 @@ export class TransportPolicy {
     /** Plain upgrades accepted anyway (explicit PTYWS_ALLOW_INSECURE=1, or its unset default). */
     readonly allowInsecure: boolean,
     trustedProxies: readonly string[],
+    /** mTLS: the front that relays verified clients to the app; every request must come through it. */
+    private readonly relay?: PeerDirectory,
   ) {
     for (const cidr of trustedProxies) {
       const [addr = '', bits] = cidr.split('/');
@@ -25,9 +27,30 @@ export class TransportPolicy {
     }
   }
 
-  static fromConfig(config: Config): TransportPolicy {
+  static fromConfig(config: Config, relay?: PeerDirectory): TransportPolicy {
     const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
-    return new TransportPolicy(tls, config.allowInsecure ?? true, config.trustedProxies);
+    return new TransportPolicy(tls, config.allowInsecure ?? true, config.trustedProxies, relay);
+  }
+
+  /**
+   * The transport check of every attach upgrade and REST call: who the peer really is (behind the
+   * mTLS front: the TLS client and its certificate identity), or why the request is refused.
+   */
+  admit(remoteAddress: string, forwardedProto: string): TransportVerdict {
+    if (this.relay) {
+      const peer = this.relay.peerOf(normalizeAddress(remoteAddress));
+      if (peer) return { ok: true, remoteAddress: peer.remoteAddress, certificate: peer.certificate };
+      return {
+        ok: false,
+        message: 'this server requires TLS with a client certificate (PTYWS_TLS_CA): connect to its https/wss port',
+      };
+    }
+    if (this.permits(remoteAddress, forwardedProto)) return { ok: true, remoteAddress };
+    return {
+      ok: false,
+      message:
+        'plain http:// and ws:// are refused by this server (PTYWS_ALLOW_INSECURE=0): use https:// and wss://, or a trusted proxy that terminates TLS',
+    };
   }
 
   /** True when the request may proceed; `forwardedProto` counts only from a trusted proxy. */
@@ -43,6 +66,14 @@ export class TransportPolicy {
     return this.proxies.check(addr, family === 6 ? 'ipv6' : 'ipv4');
   }
 }
+
+/** Where the mTLS front registers the clients it relays, by their loopback source address. */
+export interface PeerDirectory {
+  peerOf(loopbackAddress: string): { remoteAddress: string; certificate: string } | undefined;
+}
+
+export type TransportVerdict =
+  { ok: true; remoteAddress: string; certificate?: string } | { ok: false; message: string };
 
 /** uWS prints IPv4 peers of a dual-stack socket as IPv4-mapped IPv6; CIDRs are written as IPv4. */
 export function normalizeAddress(text: string): string {
@@ -60,6 +91,8 @@ export function normalizeAddress(text: string): string {
 
 /** The uWS app: SSLApp when a certificate is configured (https and wss on the same port), else App. */
 export function createApp(config: Config, logger: Logger): TemplatedApp {
+  // With PTYWS_TLS_CA the MtlsFront terminates TLS; the app behind it listens on loopback only.
+  if (config.tlsCa !== undefined) return uWS.App();
   if (config.tlsCert !== undefined && config.tlsKey !== undefined) {
     // uWS fails silently (an app that never listens) on unreadable files: check them for a clear error.
     for (const [name, file] of [

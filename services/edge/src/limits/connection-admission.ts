@@ -1,5 +1,6 @@
 import type { BindingErrorCode } from '@pty-ws/protocol';
 import type { RateLimit } from '@pty-ws/telemetry';
+import type { CountedConnection, SharedLimits } from './shared-limits';
 import { KeyedBuckets, monotonicMs, type Clock } from './token-bucket';
 
 export interface ConnectionLimits {
@@ -8,6 +9,9 @@ export interface ConnectionLimits {
   connRatePerInstance: number;
   connBurstPerInstance: number;
   maxSockets: number;
+  /** Open attach connections per principal / per instance, counted across edges when shared. */
+  maxConnsPerPrincipal?: number;
+  maxConnsPerInstance?: number;
 }
 
 /** Why an upgrade is refused before it happens: the HTTP answer and the metric label. */
@@ -29,6 +33,8 @@ export class ConnectionAdmission {
   private readonly perInstance: KeyedBuckets;
   /** Upgrades between admission and open: counted so a burst of slow upgrades cannot overshoot the cap. */
   private pending = 0;
+  private connections: () => Iterable<CountedConnection> = () => [];
+  private shared: SharedLimits | undefined;
 
   constructor(
     private readonly limits: ConnectionLimits,
@@ -58,8 +64,61 @@ export class ConnectionAdmission {
     this.pending = Math.max(0, this.pending - 1);
   }
 
+  /**
+   * Enables the open-connection caps: `connections` are this edge's; `shared` (cluster mode) adds
+   * the other edges' counts and makes the rate buckets cluster-wide.
+   */
+  countConnections(connections: () => Iterable<CountedConnection>, shared?: SharedLimits): void {
+    this.connections = connections;
+    this.shared = shared;
+  }
+
+  /** Admissions other edges made: they drain this edge's buckets too (one cluster-wide rate). */
+  chargeRemote(principals: ReadonlyMap<string, number>, instances: ReadonlyMap<string, number>): void {
+    for (const [k, n] of principals) this.perPrincipal.charge(k, n);
+    for (const [k, n] of instances) this.perInstance.charge(k, n);
+  }
+
+  /** Open connections of a principal or instance: this edge's plus the others' last reports. */
+  private open(kind: 'principal' | 'instance', key: string): number {
+    let n = this.shared?.remoteOpen(kind, key) ?? 0;
+    for (const c of this.connections()) if ((kind === 'principal' ? c.principal.id : c.instanceId) === key) n += 1;
+    return n;
+  }
+
+  private openCapRefusal(principalId: string, instanceId: string): Refusal | undefined {
+    const { maxConnsPerPrincipal: perPrincipal, maxConnsPerInstance: perInstance } = this.limits;
+    if (perPrincipal !== undefined && this.open('principal', principalId) >= perPrincipal) {
+      return {
+        status: 429,
+        code: 'RATE_LIMITED',
+        message: `this principal already holds its maximum of ${perPrincipal} open connections (PTYWS_MAX_CONNS_PER_PRINCIPAL, all edges); close one first`,
+        limit: 'open_connections_principal',
+        retryAfterS: 1,
+      };
+    }
+    if (perInstance !== undefined && this.open('instance', instanceId) >= perInstance) {
+      return {
+        status: 429,
+        code: 'RATE_LIMITED',
+        message: `instance '${instanceId}' already holds its maximum of ${perInstance} open connections (PTYWS_MAX_CONNS_PER_INSTANCE, all edges)`,
+        limit: 'open_connections_instance',
+        retryAfterS: 1,
+      };
+    }
+    return undefined;
+  }
+
   /** Takes one connection from the principal's and the instance's buckets, or says which is empty. */
   admit(principalId: string, instanceId: string): Refusal | undefined {
+    const capped = this.openCapRefusal(principalId, instanceId);
+    if (capped) return capped;
+    const refused = this.takeRate(principalId, instanceId);
+    if (!refused) this.shared?.recordAdmission(principalId, instanceId);
+    return refused;
+  }
+
+  private takeRate(principalId: string, instanceId: string): Refusal | undefined {
     // The instance bucket is only charged once the principal passed, so one noisy principal
     // cannot drain the instance's allowance with refused attempts.
     if (!this.perPrincipal.take(principalId)) {

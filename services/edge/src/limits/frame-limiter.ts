@@ -4,13 +4,18 @@ import { TokenBucket, monotonicMs, type Clock } from './token-bucket';
 export interface FrameLimits {
   frameRatePerConn: number;
   inputBytesPerConn: number;
+  /** PTYWS_ABUSE_REFUSALS: refusals in a row that end the connection; default STRIKE_BURST. */
+  abuseRefusals?: number;
+  /** PTYWS_ABUSE_REFUSALS_PER_S: sustained refusals per second that end it; default STRIKE_RATE_PER_S. */
+  abuseRefusalsPerS?: number;
 }
 
 /**
  * Refused frames a connection may accumulate: a client that briefly overshoots gets Error frames
  * and carries on, one that keeps flooding after being told is closed (binding §11: "sustained
- * abuse warrants RATE_LIMITED errors and connection close"). Strikes drain at STRIKE_RATE_PER_S,
- * so roughly STRIKE_BURST refusals in a row, or a steady refusal rate above that drain, ends it.
+ * abuse warrants RATE_LIMITED errors and connection close"). Strikes drain at PTYWS_ABUSE_REFUSALS_PER_S,
+ * so roughly PTYWS_ABUSE_REFUSALS refusals in a row, or a steady refusal rate above that drain, ends
+ * it. These are the defaults of those variables.
  */
 export const STRIKE_BURST = 100;
 export const STRIKE_RATE_PER_S = 10;
@@ -32,7 +37,11 @@ export class FrameLimiter {
     // One second of allowance as burst: bursty typing or paste is fine, a sustained flood is not.
     this.frames = new TokenBucket(limits.frameRatePerConn, limits.frameRatePerConn, now);
     this.input = new TokenBucket(limits.inputBytesPerConn, limits.inputBytesPerConn, now);
-    this.strikes = new TokenBucket(STRIKE_RATE_PER_S, STRIKE_BURST, now);
+    this.strikes = new TokenBucket(
+      limits.abuseRefusalsPerS ?? STRIKE_RATE_PER_S,
+      limits.abuseRefusals ?? STRIKE_BURST,
+      now,
+    );
   }
 
   /** Every inbound message, before it is parsed. */

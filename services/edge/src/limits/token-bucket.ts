@@ -27,6 +27,12 @@ export class TokenBucket {
     return true;
   }
 
+  /** Takes `n` tokens spent elsewhere (another edge admitted them); never below empty. */
+  charge(n: number): void {
+    this.refill();
+    this.tokens = Math.max(0, this.tokens - n);
+  }
+
   /** Seconds until `n` tokens are available (for Retry-After); Infinity when n exceeds the burst. */
   secondsUntil(n = 1): number {
     this.refill();
@@ -71,6 +77,16 @@ export class KeyedBuckets {
 
   secondsUntil(key: string, n = 1): number {
     return this.buckets.get(key)?.secondsUntil(n) ?? 0;
+  }
+
+  /** Charges `n` tokens to the key's bucket without refusing (admissions made elsewhere). */
+  charge(key: string, n: number): void {
+    let b = this.buckets.get(key);
+    if (!b) {
+      b = new TokenBucket(this.ratePerS, this.burst, this.now);
+      this.buckets.set(key, b);
+    }
+    b.charge(n);
   }
 
   get size(): number {

@@ -1,0 +1,117 @@
+import type { AuditEvent, AuditLog } from '@pty-ws/ports';
+import type { PtyRole } from '@pty-ws/protocol';
+import type { AuditMetrics } from '@pty-ws/telemetry';
+import type { Principal } from '../auth';
+import type { Conn } from '../ws/connection';
+import { InputAttribution } from './input-attribution';
+
+/** What the edge knows about a connection that the trail records on every event. */
+type ConnFacts = Pick<Conn, 'clientId' | 'instanceId' | 'sessionId' | 'principal' | 'remoteAddress' | 'binary'>;
+
+/**
+ * The edge's audit recorder: turns what the binding did into AuditEvents. Every method only
+ * queues (AuditLog.record) — none waits, none throws into the caller.
+ */
+export class EdgeAudit {
+  private readonly inputs: InputAttribution<ConnFacts>;
+  /** Connections with an attach on record: only they get a detach. */
+  private readonly attached = new WeakSet<ConnFacts>();
+
+  constructor(
+    private readonly log: AuditLog,
+    private readonly edgeId: string,
+    private readonly instanceId: string,
+    private readonly metrics?: Pick<AuditMetrics, 'auditRecorded'>,
+  ) {
+    this.inputs = new InputAttribution((conn, c) =>
+      this.connEvent(conn, 'input', false, { bytes: c.bytes, frames: c.frames, from: iso(c.from), to: iso(c.to) }),
+    );
+  }
+
+  /**
+   * A connection joined the session and holds a role. An observer attach is a disclosure: the
+   * session's output, secrets included, now reaches a principal that cannot steer it.
+   */
+  attach(conn: ConnFacts, grant: { role: PtyRole; downgraded: boolean; reason?: string }, requested: PtyRole): void {
+    this.attached.add(conn);
+    this.connEvent(conn, 'attach', grant.role === 'observer', {
+      role: grant.role,
+      requested_role: requested,
+      ...(grant.downgraded ? { downgraded: true, reason: grant.reason ?? null } : {}),
+      scopes: [...conn.principal.scopes].sort(),
+      source_address: conn.remoteAddress,
+      subprotocol: conn.binary ? 'pty-ws.v1.binary' : 'pty-ws.v1',
+      principal_kind: conn.principal.kind ?? 'token',
+    });
+  }
+
+  detach(conn: ConnFacts, role: PtyRole | undefined, closeCode: number): void {
+    this.inputs.flush(conn);
+    if (!this.attached.has(conn)) return;
+    this.attached.delete(conn);
+    this.connEvent(conn, 'detach', false, { role: role ?? null, close_code: closeCode });
+  }
+
+  roleChange(conn: ConnFacts, from: PtyRole | undefined, to: PtyRole, reason: string): void {
+    this.connEvent(conn, 'role_change', to === 'observer' && from !== 'observer', {
+      from: from ?? null,
+      to,
+      reason,
+    });
+  }
+
+  input(conn: ConnFacts, bytes: number): void {
+    this.inputs.add(conn, bytes);
+  }
+
+  resize(conn: ConnFacts, cols: number, rows: number): void {
+    this.connEvent(conn, 'resize', false, { cols, rows });
+  }
+
+  /** REST actions: token and session lifecycle, by whom. */
+  admin(
+    principal: Principal,
+    type: 'token_create' | 'token_revoke' | 'session_create' | 'session_kill',
+    detail: Record<string, unknown>,
+    sessionId?: string,
+  ): void {
+    this.metrics?.auditRecorded();
+    this.log.record({
+      at: Date.now(),
+      type,
+      instanceId: this.instanceId,
+      principal: principal.id,
+      edgeId: this.edgeId,
+      disclosure: false,
+      detail,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+    });
+  }
+
+  /** Reports pending input attribution; the log itself belongs to whoever opened it. */
+  stop(): void {
+    this.inputs.stop();
+  }
+
+  private connEvent(
+    conn: ConnFacts,
+    type: AuditEvent['type'],
+    disclosure: boolean,
+    detail: Record<string, unknown>,
+  ): void {
+    this.metrics?.auditRecorded();
+    this.log.record({
+      at: Date.now(),
+      type,
+      instanceId: conn.instanceId,
+      principal: conn.principal.id,
+      sessionId: conn.sessionId,
+      clientId: conn.clientId,
+      edgeId: this.edgeId,
+      disclosure,
+      detail,
+    });
+  }
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,0 +1,166 @@
+/**
+ * Connection limits counted across every edge of a deployment (cluster mode), cheaply: no lookup
+ * per connection. Each edge reports what it did and holds what the others reported:
+ *  - admissions since its last report (published on the next tick, so a burst spread over edges
+ *    drains every edge's rate buckets within milliseconds);
+ *  - its open attach connections per principal and per instance: changed counts four times a
+ *    second, all of them every 5 s (which also says the edge is alive).
+ * A stopping edge reports zero; one silent for 15 s is forgotten (its connections died with it).
+ */
+
+/** One edge's report; counts are absolute for `open`, increments for `admitted`. */
+export interface LimitsReport {
+  edge: string;
+  admitted: { principal: Record<string, number>; instance: Record<string, number> };
+  open: { principal: Record<string, number>; instance: Record<string, number> };
+  /** `open` holds every key this edge has (others are 0), not only changed ones. */
+  full: boolean;
+}
+
+/** How reports travel between edges (cluster: a NATS subject). */
+export interface LimitsExchange {
+  publish(report: LimitsReport): void;
+  /** Reports of every edge, this one's included (they are skipped). */
+  subscribe(onReport: (report: LimitsReport) => void): () => void;
+}
+
+/** What a connection contributes to the counts (the edge's `Conn` fits). */
+export interface CountedConnection {
+  readonly principal: { readonly id: string };
+  readonly instanceId: string;
+}
+
+interface RemoteEdge {
+  principal: Map<string, number>;
+  instance: Map<string, number>;
+  seenAt: number;
+}
+
+export const REPORT_CHANGES_MS = 250;
+export const REPORT_FULL_MS = 5000;
+export const FORGET_EDGE_MS = 15_000;
+
+type Counts = { principal: Map<string, number>; instance: Map<string, number> };
+
+export class SharedLimits {
+  private readonly remotes = new Map<string, RemoteEdge>();
+  private admitted: Counts = { principal: new Map(), instance: new Map() };
+  private lastSent: Counts = { principal: new Map(), instance: new Map() };
+  private admissionFlush: NodeJS.Immediate | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly unsubscribe: () => void;
+  private lastFullAt = 0;
+
+  constructor(
+    private readonly edgeId: string,
+    private readonly exchange: LimitsExchange,
+    /** This edge's open connections, read when reporting. */
+    private readonly local: () => Iterable<CountedConnection>,
+    /** Other edges' admissions: charge them to this edge's rate buckets. */
+    private readonly onRemoteAdmissions: (
+      principal: ReadonlyMap<string, number>,
+      instance: ReadonlyMap<string, number>,
+    ) => void,
+  ) {
+    this.unsubscribe = exchange.subscribe((r) => this.receive(r));
+    const changes = setInterval(() => this.report(Date.now() - this.lastFullAt >= REPORT_FULL_MS), REPORT_CHANGES_MS);
+    const forget = setInterval(() => this.forgetSilentEdges(), REPORT_FULL_MS);
+    changes.unref();
+    forget.unref();
+    this.timers.push(changes, forget);
+    this.report(true);
+  }
+
+  /** Open connections of `principalId` / `instanceId` on the other edges, as last reported. */
+  remoteOpen(kind: 'principal' | 'instance', key: string): number {
+    let n = 0;
+    for (const edge of this.remotes.values()) n += edge[kind].get(key) ?? 0;
+    return n;
+  }
+
+  /** This edge admitted a connection: told to the others on the next tick. */
+  recordAdmission(principalId: string, instanceId: string): void {
+    bump(this.admitted.principal, principalId, 1);
+    bump(this.admitted.instance, instanceId, 1);
+    this.admissionFlush ??= setImmediate(() => {
+      this.admissionFlush = undefined;
+      this.report(false);
+    });
+  }
+
+  /** Stops reporting; the others are told this edge holds nothing any more (no 15 s wait). */
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+    if (this.admissionFlush) clearImmediate(this.admissionFlush);
+    this.unsubscribe();
+    const none = { principal: {}, instance: {} };
+    this.exchange.publish({ edge: this.edgeId, admitted: none, open: none, full: true });
+  }
+
+  /** Sends this edge's report now: everything (`full`) or what changed. The timers call it. */
+  report(full: boolean): void {
+    const now = countOpen(this.local());
+    const open = {
+      principal: full ? Object.fromEntries(now.principal) : changed(this.lastSent.principal, now.principal),
+      instance: full ? Object.fromEntries(now.instance) : changed(this.lastSent.instance, now.instance),
+    };
+    const admitted = {
+      principal: Object.fromEntries(this.admitted.principal),
+      instance: Object.fromEntries(this.admitted.instance),
+    };
+    this.admitted = { principal: new Map(), instance: new Map() };
+    this.lastSent = now;
+    if (full) this.lastFullAt = Date.now();
+    const empty = (o: Record<string, number>) => Object.keys(o).length === 0;
+    if (!full && empty(open.principal) && empty(open.instance) && empty(admitted.principal)) return;
+    this.exchange.publish({ edge: this.edgeId, admitted, open, full });
+  }
+
+  private receive(r: LimitsReport): void {
+    if (r.edge === this.edgeId) return;
+    let edge = this.remotes.get(r.edge);
+    if (!edge || r.full) {
+      edge = { principal: new Map(), instance: new Map(), seenAt: 0 };
+      this.remotes.set(r.edge, edge);
+    }
+    edge.seenAt = Date.now();
+    apply(edge.principal, r.open.principal);
+    apply(edge.instance, r.open.instance);
+    const ap = new Map(Object.entries(r.admitted.principal));
+    const ai = new Map(Object.entries(r.admitted.instance));
+    if (ap.size > 0 || ai.size > 0) this.onRemoteAdmissions(ap, ai);
+  }
+
+  private forgetSilentEdges(): void {
+    const cutoff = Date.now() - FORGET_EDGE_MS;
+    for (const [id, edge] of this.remotes) if (edge.seenAt < cutoff) this.remotes.delete(id);
+  }
+}
+
+function bump(m: Map<string, number>, key: string, n: number): void {
+  m.set(key, (m.get(key) ?? 0) + n);
+}
+
+function countOpen(conns: Iterable<CountedConnection>): Counts {
+  const c: Counts = { principal: new Map(), instance: new Map() };
+  for (const conn of conns) {
+    bump(c.principal, conn.principal.id, 1);
+    bump(c.instance, conn.instanceId, 1);
+  }
+  return c;
+}
+
+/** Keys whose count differs from what was last sent, with their new count (0: gone). */
+function changed(before: Map<string, number>, now: Map<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, n] of now) if (before.get(k) !== n) out[k] = n;
+  for (const k of before.keys()) if (!now.has(k)) out[k] = 0;
+  return out;
+}
+
+function apply(m: Map<string, number>, counts: Record<string, number>): void {
+  for (const [k, n] of Object.entries(counts)) {
+    if (typeof n !== 'number' || n <= 0) m.delete(k);
+    else m.set(k, n);
+  }
+}
