@@ -9,8 +9,10 @@ import {
   type ServiceParameters,
   type Task,
   type TaskState,
+  type TaskStatusUpdateEvent,
 } from '@pty-ws/protocol';
 import type { TaskRecord, TaskStore } from '@pty-ws/ports';
+import { globalTracer, inSpan, logTraceId, startRequestSpan, type Tracer } from '@pty-ws/telemetry';
 import type { Sequencer } from './sequencer';
 import type { RunningCommand, TaskExecutor } from './task-executor';
 
@@ -36,6 +38,12 @@ export class TaskService {
     private readonly store: TaskStore,
     /** The default (process) executor; also the live shell's fallback. */
     readonly executor: TaskExecutor,
+    /** One line per task status change, with the creating connection's trace_id (binding §9). */
+    private readonly logger?: { info(obj: object, msg: string): void },
+    /** Told of every status update once it is stored and logged (A2A push notifications). */
+    private readonly onUpdate?: (update: { task: Task; delta: TaskStatusUpdateEvent }) => void,
+    /** `task.execute` spans (the command's run and its final transition); default the global provider. */
+    private readonly tracer: Tracer = globalTracer('@pty-ws/pty-agent'),
   ) {}
 
   /** Creates the task, starts it, and resolves with the snapshot once it reached a final state. */
@@ -111,10 +119,18 @@ export class TaskService {
     if (working.status.state !== 'WORKING') return { task: working, done: Promise.resolve(working) }; // canceled first
     const run = (ctx.executor ?? this.executor).run(command, { cwd: ctx.cwd, env: ctx.env });
     this.running.set(taskId, run);
-    const done = run.result.then(async (result) => {
+    // The command outlives the request that started it: its own span, child of that request's,
+    // covers the run and the final transition (whose store writes become its children).
+    const span = startRequestSpan(this.tracer, 'task.execute', {
+      attributes: { 'ptyws.session_id': ctx.sessionId, 'ptyws.task_id': taskId },
+    });
+    const done = inSpan(span, async () => {
+      const result = await run.result;
       this.running.delete(taskId);
+      span.setAttribute('ptyws.exit_code', result.exitCode ?? -1);
       if (result.canceled) return (await this.store.get(taskId))!.task;
       const state: TaskState = result.exitCode === 0 && !result.timedOut ? 'COMPLETED' : 'FAILED';
+      span.setAttribute('ptyws.task_state', state);
       const detail = result.timedOut
         ? 'timed out'
         : result.exitCode !== null
@@ -219,15 +235,24 @@ export class TaskService {
       const updated = await this.store.update({ ...rec, task, updatedAt: Date.now() }, rec.updatedAt);
       if (!updated) continue; // lost a compare-and-set race: re-read and re-decide
       const final = FINAL_UPDATE_STATES.has(state);
+      const delta: TaskStatusUpdateEvent = {
+        task_id: taskId,
+        context_id: updated.task.context_id,
+        status: updated.task.status,
+        final,
+      };
       ctx.sequencer.event(
         'TaskStatusUpdate',
-        {
-          task: updated.task,
-          delta: { task_id: taskId, context_id: updated.task.context_id, status: updated.task.status, final },
-        },
+        { task: updated.task, delta },
         { taskId, ...(rec.serviceParameters ? { serviceParameters: rec.serviceParameters } : {}) },
       );
       await ctx.sequencer.flushed();
+      this.onUpdate?.({ task: updated.task, delta });
+      const traceId = logTraceId(rec.serviceParameters);
+      this.logger?.info(
+        { session_id: ctx.sessionId, task_id: taskId, state, ...(traceId ? { trace_id: traceId } : {}) },
+        'task status',
+      );
       return updated.task;
     }
   }

@@ -1,0 +1,15 @@
+/** @pty-ws/a2a: the transport-agnostic A2A core every binding (REST, JSON-RPC, gRPC, pty-ws/v1) calls. */
+export * from './a2a-operations';
+export { A2aCore, type A2aCoreDeps } from './a2a-core';
+export { checkCall, requireControl, requireObserve, sessionScope } from './access';
+export * from './parse';
+export { eventsOfUpdate, taskUpdateOf, withHistory, type TaskUpdate } from './stream-events';
+export { TaskFeed } from './task-feed';
+export { PushDispatcher } from './push/push-dispatcher';
+export {
+  WebhookDeliverer,
+  type PushMetrics,
+  type WebhookDelivererOptions,
+  type WebhookTarget,
+} from './push/webhook-deliverer';
+export { dialectOf, renderEvent, renderList, renderSendResult, renderTask, type JsonDialect } from './render';

@@ -1,0 +1,158 @@
+import {
+  A2aError,
+  asObject,
+  parseCancelTask,
+  parseGetTask,
+  parseListPushConfigs,
+  parseListTasks,
+  parsePushConfig,
+  parsePushConfigRef,
+  parseSendMessage,
+  parseSubscribe,
+  renderEvent,
+  renderList,
+  renderSendResult,
+  renderTask,
+  type A2aOperations,
+  type CallContext,
+  type JsonDialect,
+  type StreamEvent,
+} from '@pty-ws/a2a';
+import { jsonRpcError, writeJson } from './a2a-respond';
+import type { HttpCall } from './http-call';
+import { SseWriter } from './sse';
+
+type Id = string | number | null;
+type Params = Record<string, unknown>;
+
+type Unary = (ops: A2aOperations, p: Params, ctx: CallContext, d: JsonDialect) => Promise<unknown>;
+type Streaming = (ops: A2aOperations, p: Params, ctx: CallContext) => AsyncIterable<StreamEvent>;
+
+const UNARY: Record<string, Unary> = {
+  SendMessage: async (ops, p, ctx, d) => renderSendResult(await ops.sendMessage(parseSendMessage(p), ctx), d),
+  GetTask: async (ops, p, ctx, d) => renderTask(await ops.getTask(parseGetTask(p), ctx), d),
+  ListTasks: async (ops, p, ctx, d) => renderList(await ops.listTasks(parseListTasks(p), ctx), d),
+  CancelTask: async (ops, p, ctx, d) => renderTask(await ops.cancelTask(parseCancelTask(p), ctx), d),
+  SetTaskPushNotificationConfig: (ops, p, ctx) => ops.setTaskPushNotificationConfig(parsePushConfig(p), ctx),
+  GetTaskPushNotificationConfig: (ops, p, ctx) => ops.getTaskPushNotificationConfig(parsePushConfigRef(p), ctx),
+  ListTaskPushNotificationConfigs: (ops, p, ctx) => ops.listTaskPushNotificationConfigs(parseListPushConfigs(p), ctx),
+  DeleteTaskPushNotificationConfig: async (ops, p, ctx) => {
+    await ops.deleteTaskPushNotificationConfig(parsePushConfigRef(p), ctx);
+    return {};
+  },
+};
+
+const STREAMING: Record<string, Streaming> = {
+  SendStreamingMessage: (ops, p, ctx) => ops.sendStreamingMessage(parseSendMessage(p), ctx),
+  SubscribeToTask: (ops, p, ctx) => ops.subscribeToTask(parseSubscribe(p), ctx),
+};
+
+/**
+ * Other spellings of the same methods: the official SDK's `CreateTaskPushNotificationConfig` and
+ * `ListTaskPushNotificationConfig`, and the A2A v0.3 slash names (`message/send`, …).
+ */
+const ALIASES: Record<string, string> = {
+  CreateTaskPushNotificationConfig: 'SetTaskPushNotificationConfig',
+  ListTaskPushNotificationConfig: 'ListTaskPushNotificationConfigs',
+  'message/send': 'SendMessage',
+  'message/stream': 'SendStreamingMessage',
+  'tasks/get': 'GetTask',
+  'tasks/list': 'ListTasks',
+  'tasks/cancel': 'CancelTask',
+  'tasks/resubscribe': 'SubscribeToTask',
+  'tasks/subscribe': 'SubscribeToTask',
+  'tasks/pushNotificationConfig/set': 'SetTaskPushNotificationConfig',
+  'tasks/pushNotificationConfig/get': 'GetTaskPushNotificationConfig',
+  'tasks/pushNotificationConfig/list': 'ListTaskPushNotificationConfigs',
+  'tasks/pushNotificationConfig/delete': 'DeleteTaskPushNotificationConfig',
+};
+
+interface Envelope {
+  id: Id;
+  method: string;
+  params: Params;
+}
+
+/** Reads the JSON-RPC 2.0 request object; the id is kept even when the rest is invalid. */
+export function parseEnvelope(text: string): { ok: true; req: Envelope } | { ok: false; id: Id; err: A2aError } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, id: null, err: new A2aError('ParseError', 'the request body is not valid JSON') };
+  }
+  if (Array.isArray(json)) {
+    return { ok: false, id: null, err: new A2aError('InvalidRequest', 'batch requests are not supported') };
+  }
+  if (json === null || typeof json !== 'object') {
+    return { ok: false, id: null, err: new A2aError('InvalidRequest', 'the request must be a JSON-RPC 2.0 object') };
+  }
+  const o = json as Record<string, unknown>;
+  const rawId = o['id'];
+  const id: Id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+  const invalid = (message: string) => ({ ok: false as const, id, err: new A2aError('InvalidRequest', message) });
+  if (o['jsonrpc'] !== '2.0') return invalid('\'jsonrpc\' must be "2.0"');
+  if (rawId === undefined) return invalid("'id' is required: every A2A method has a response");
+  if (rawId !== null && typeof rawId !== 'string' && typeof rawId !== 'number') {
+    return invalid("'id' must be a string, a number or null");
+  }
+  if (typeof o['method'] !== 'string') return invalid("'method' must be a string");
+  const params = o['params'] === undefined ? {} : o['params'];
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    return { ok: false, id, err: new A2aError('InvalidParams', "'params' must be an object") };
+  }
+  return { ok: true, req: { id, method: o['method'], params: params as Params } };
+}
+
+/** Extensions activated in the request body (`params.extensions` or top-level `extensions`). */
+export function bodyExtensions(text: string): string[] {
+  try {
+    const o = asObject(JSON.parse(text), 'request');
+    const params = o['params'] && typeof o['params'] === 'object' ? (o['params'] as Params) : {};
+    const list = [o['extensions'], params['extensions']].flatMap((v) => (Array.isArray(v) ? v : []));
+    return list.filter((s): s is string => typeof s === 'string');
+  } catch {
+    return [];
+  }
+}
+
+/** Serves one JSON-RPC request (already parsed): a JSON response, or SSE for streaming methods. */
+export async function serveJsonRpc(
+  ops: A2aOperations,
+  call: HttpCall,
+  req: Envelope,
+  ctx: CallContext,
+  dialect: JsonDialect,
+): Promise<void> {
+  const method = ALIASES[req.method] ?? req.method;
+  const { extensions: _activation, ...params } = req.params;
+  const unary = UNARY[method];
+  if (unary) {
+    const result = await unary(ops, params, ctx, dialect);
+    return writeJson(call, 200, { jsonrpc: '2.0', id: req.id, result });
+  }
+  const streaming = STREAMING[method];
+  if (!streaming) throw new A2aError('MethodNotFound', `method '${req.method}' not found`);
+  const it = streaming(ops, params, ctx)[Symbol.asyncIterator]();
+  const first = await it.next(); // fails before any byte: a plain JSON-RPC error response
+  const sse = new SseWriter(call);
+  try {
+    for (let r = first; !r.done; r = await it.next()) {
+      sse.send({ jsonrpc: '2.0', id: req.id, result: renderEvent(r.value, dialect) });
+    }
+  } catch (err) {
+    sse.send({ jsonrpc: '2.0', id: req.id, error: jsonRpcError(A2aError.from(err)) });
+  } finally {
+    await it.return?.();
+    sse.end();
+  }
+}
+
+/**
+ * JSON-RPC errors travel with HTTP 200 (the error is in the body), except the ones the transport
+ * decides: 401/403 for credentials, 413 for an oversized body.
+ */
+export function sendJsonRpcError(call: HttpCall, id: Id, err: A2aError): void {
+  const status = err.type === 'Unauthenticated' || err.type === 'PermissionDenied' ? err.httpStatus : 200;
+  writeJson(call, status, { jsonrpc: '2.0', id, error: jsonRpcError(err) });
+}

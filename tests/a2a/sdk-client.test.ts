@@ -1,0 +1,142 @@
+/**
+ * The official A2A JS client (@a2a-js/sdk 1.x, A2A v1.0) as a caller of both control-plane
+ * bindings: it finds them in the AgentCard (`supportedInterfaces`), and what it reads is the
+ * task pty-ws/v1 reads. The SDK announces `A2A-Version: 1.0`, so it gets the v1.0 enum spelling.
+ */
+import { SendMessageRequest, TaskState, type Task as SdkTask } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
+import type { Task } from '@pty-ws/protocol';
+import { newSession, nodeFetch, textMessage, useServer, wsTask } from './support';
+
+// The SDK requires `jose` (ESM only; jest on Node 20 cannot require ESM) for AgentCard signatures,
+// which this suite does not use.
+jest.mock('jose', () => ({}));
+
+type Transport = 'JSONRPC' | 'HTTP+JSON';
+
+/** ListTasks without filters (an unset `status` must be UNSPECIFIED: the SDK would send "UNRECOGNIZED"). */
+const listAll = (pageSize: number) =>
+  ({ tenant: '', pageSize, status: TaskState.TASK_STATE_UNSPECIFIED }) as Parameters<Client['listTasks']>[0];
+
+const textOf = (t: SdkTask) =>
+  t.artifacts
+    .flatMap((a) => a.parts)
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+    .join('');
+
+describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over %s', (transport) => {
+  const ctx = useServer({ authEnabled: true });
+  let session = '';
+  let client: Client;
+  const urls: string[] = [];
+
+  const request = (text: string, extra: Record<string, unknown> = {}) =>
+    SendMessageRequest.fromJSON({ message: textMessage(text, session), ...extra });
+
+  beforeAll(async () => {
+    session = await newSession(ctx());
+    const base = nodeFetch(ctx().server.adminToken);
+    const fetchImpl: typeof fetch = (input, init) => {
+      urls.push(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      return base(input, init);
+    };
+    const factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+      preferredTransports: [transport],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    });
+    client = await factory.createFromUrl(
+      `${ctx().server.httpUrl}/agents/${ctx().server.instanceId}/`,
+      '.well-known/agent-card.json',
+    );
+  });
+
+  it('finds the binding in the AgentCard and calls its endpoint', async () => {
+    expect(client.protocolVersion).toBe('1.0');
+    urls.length = 0;
+    await client.listTasks(listAll(1));
+    const path = new URL(urls[0]!).pathname;
+    const instance = ctx().server.instanceId;
+    expect(path).toBe(transport === 'JSONRPC' ? `/agents/${instance}/a2a/jsonrpc` : `/agents/${instance}/a2a/v1/tasks`);
+  });
+
+  it('sendMessage runs the task; getTask and pty-ws/v1 agree on it', async () => {
+    const result = await client.sendMessage(request('echo from-sdk'));
+    if (!('status' in result)) throw new Error(`expected a task, got ${JSON.stringify(result)}`);
+    const task = result as SdkTask;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(task)).toContain('from-sdk');
+
+    const again = await client.getTask({ tenant: '', id: task.id });
+    expect(again.id).toBe(task.id);
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    const ws = await ctx().attach(session);
+    const viaWs: Task = await wsTask(ws, task.id);
+    expect(viaWs.context_id).toBe(again.contextId);
+    expect(viaWs.status.state).toBe('COMPLETED');
+    expect(viaWs.status.timestamp).toBe(again.status?.timestamp);
+    expect(viaWs.artifacts?.[0]?.artifact_id).toBe(again.artifacts[0]?.artifactId);
+  });
+
+  it('listTasks lists it; cancelTask cancels a running one', async () => {
+    const started = (await client.sendMessage(
+      request('sleep 30', { configuration: { returnImmediately: true } }),
+    )) as SdkTask;
+    const list = await client.listTasks(listAll(100));
+    expect(list.tasks.map((t) => t.id)).toContain(started.id);
+    const canceled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('sendMessageStream yields the task, its updates and the output artifact', async () => {
+    const cases: string[] = [];
+    let output = '';
+    for await (const event of client.sendMessageStream(request('echo sdk-stream'))) {
+      const p = event.payload;
+      if (!p) continue;
+      cases.push(p.$case);
+      if (p.$case === 'artifactUpdate') {
+        output += p.value.artifact?.parts.map((x) => (x.content?.$case === 'text' ? x.content.value : '')).join('');
+      }
+      if (p.$case === 'statusUpdate') expect(p.value.status?.state).not.toBe(-1);
+    }
+    expect(cases).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(output).toContain('sdk-stream');
+  });
+
+  it('push notification configs round-trip', async () => {
+    const task = (await client.sendMessage(request('echo push'))) as SdkTask;
+    const created = await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: 'sdk-cfg',
+      taskId: task.id,
+      url: 'http://127.0.0.1:9/hook',
+      token: 'tok',
+      authentication: undefined,
+    });
+    expect(created).toMatchObject({ id: 'sdk-cfg', taskId: task.id, url: 'http://127.0.0.1:9/hook', token: 'tok' });
+    const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'sdk-cfg' });
+    expect(got.url).toBe('http://127.0.0.1:9/hook');
+    await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'sdk-cfg' });
+    const list = await client.listTaskPushNotificationConfig({
+      tenant: '',
+      taskId: task.id,
+      pageSize: 10,
+      pageToken: '',
+    });
+    expect(list.configs).toEqual([]);
+  });
+
+  it('errors arrive as the SDK error classes', async () => {
+    await expect(client.getTask({ tenant: '', id: '0190aaaa-0000-7000-8000-00000000000a' })).rejects.toMatchObject({
+      name: 'TaskNotFoundError',
+    });
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * SendStreamingMessage and SubscribeToTask as Server-Sent Events on HTTP+JSON and JSON-RPC: the
+ * task first, then its status updates (the final one's artifacts before it), ending the stream.
+ */
+import type { Task, TaskStatusUpdateEvent } from '@pty-ws/protocol';
+import type { StreamEvent } from '@pty-ws/a2a';
+import {
+  awaitState,
+  gated,
+  jsonRpcPath,
+  newSession,
+  openSse,
+  readSse,
+  restBase,
+  restOk,
+  textMessage,
+  useServer,
+  wsTask,
+  type SseEvent,
+} from './support';
+
+const kindOf = (e: StreamEvent) => Object.keys(e)[0];
+const stateOf = (e: StreamEvent): string | undefined =>
+  'task' in e ? e.task.status.state : 'status_update' in e ? e.status_update.status.state : undefined;
+
+/** The StreamResponse of a JSON-RPC SSE event (asserting the envelope). */
+function rpcResult(e: SseEvent, id: string): StreamEvent {
+  const d = e.data as { jsonrpc: string; id: string; result: StreamEvent };
+  expect(d.jsonrpc).toBe('2.0');
+  expect(d.id).toBe(id);
+  return d.result;
+}
+
+describe('A2A streaming over SSE', () => {
+  const ctx = useServer();
+  let session = '';
+
+  beforeAll(async () => {
+    session = await newSession(ctx());
+  });
+
+  it('POST /message:stream: task SUBMITTED, WORKING, the output artifact, then the final COMPLETED', async () => {
+    const s = await readSse(ctx(), 'POST', `${restBase(ctx())}/message:stream`, {
+      message: textMessage('echo streamed-out', session),
+    });
+    expect(s.status).toBe(200);
+    expect(s.contentType).toMatch(/^text\/event-stream/);
+    const events = s.events.map((e) => e.data as StreamEvent);
+    expect(events.map(kindOf)).toEqual(['task', 'status_update', 'artifact_update', 'status_update']);
+    expect(events.map(stateOf)).toEqual(['SUBMITTED', 'WORKING', undefined, 'COMPLETED']);
+    const first = events[0] as { task: Task };
+    const last = events[3] as { status_update: TaskStatusUpdateEvent };
+    expect(last.status_update.task_id).toBe(first.task.id);
+    expect(last.status_update.final).toBe(true);
+    expect(JSON.stringify(events[2])).toContain('streamed-out');
+    // The stored task is what the stream said it became.
+    const stored = await restOk<Task>(ctx(), 'GET', `/tasks/${first.task.id}`);
+    expect(stored.status).toEqual(last.status_update.status);
+  });
+
+  it('JSON-RPC SendStreamingMessage: the same events, each a JSON-RPC response with the request id', async () => {
+    const s = await readSse(ctx(), 'POST', jsonRpcPath(ctx()), {
+      jsonrpc: '2.0',
+      id: 'stream-1',
+      method: 'SendStreamingMessage',
+      params: { message: textMessage('echo rpc-streamed', session) },
+    });
+    expect(s.contentType).toMatch(/^text\/event-stream/);
+    const events = s.events.map((e) => rpcResult(e, 'stream-1'));
+    expect(events.map(kindOf)).toEqual(['task', 'status_update', 'artifact_update', 'status_update']);
+    expect(stateOf(events[3]!)).toBe('COMPLETED');
+  });
+
+  it('A2A-Version: 1.0 callers get the A2A v1.0 enum spelling; the default is the pty-ws/v1 JSON', async () => {
+    const s = await readSse(
+      ctx(),
+      'POST',
+      `${restBase(ctx())}/message:stream`,
+      { message: textMessage('echo v1', session) },
+      { headers: { 'A2A-Version': '1.0' } },
+    );
+    const events = s.events.map((e) => e.data as StreamEvent);
+    expect(events.map(stateOf)).toEqual([
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      undefined,
+      'TASK_STATE_COMPLETED',
+    ]);
+    expect('final' in (events[3] as { status_update: object }).status_update).toBe(false);
+  });
+
+  it('POST /tasks/{id}:subscribe follows a running task from its current state to the end', async () => {
+    const gate = gated('subscribed-out');
+    const { task } = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+      message: textMessage(gate.command, session),
+      configuration: { returnImmediately: true },
+    });
+    await awaitState(ctx(), task.id, ['WORKING']);
+    const s = await openSse(ctx(), 'POST', `${restBase(ctx())}/tasks/${task.id}:subscribe`, undefined);
+    await s.waitFor(() => true);
+    await gate.open();
+    await s.done;
+    const events = s.events.map((e) => e.data as StreamEvent);
+    expect(events.map(kindOf)).toEqual(['task', 'artifact_update', 'status_update']);
+    expect(stateOf(events[0]!)).toBe('WORKING');
+    expect(stateOf(events[2]!)).toBe('COMPLETED');
+    expect(JSON.stringify(events[1])).toContain('subscribed-out');
+  });
+
+  it('JSON-RPC SubscribeToTask and a REST subscriber both see a cancel made over REST', async () => {
+    const { task } = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+      message: textMessage('sleep 30', session),
+      configuration: { returnImmediately: true },
+    });
+    await awaitState(ctx(), task.id, ['WORKING']);
+    const viaRpc = await openSse(ctx(), 'POST', jsonRpcPath(ctx()), {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'SubscribeToTask',
+      params: { id: task.id },
+    });
+    const viaRest = await openSse(ctx(), 'GET', `${restBase(ctx())}/tasks/${task.id}:subscribe`, undefined);
+    await viaRpc.waitFor(() => true);
+    await viaRest.waitFor(() => true);
+    await restOk<Task>(ctx(), 'POST', `/tasks/${task.id}:cancel`);
+    await Promise.all([viaRpc.done, viaRest.done]);
+    const rpcEvents = viaRpc.events.map((e) => rpcResult(e, 7 as unknown as string));
+    expect(rpcEvents.map(stateOf)).toEqual(['WORKING', 'CANCELED']);
+    expect(viaRest.events.map((e) => stateOf(e.data as StreamEvent))).toEqual(['WORKING', 'CANCELED']);
+  });
+
+  it('subscribing to a finished task yields its snapshot and ends', async () => {
+    const { task } = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+      message: textMessage('echo done-already', session),
+    });
+    const s = await readSse(ctx(), 'POST', `${restBase(ctx())}/tasks/${task.id}:subscribe`, undefined);
+    expect(s.events.map((e) => e.data)).toEqual([{ task }]);
+  });
+
+  it('a stream that cannot start is a plain JSON error with its status, not an event stream', async () => {
+    const s = await readSse(
+      ctx(),
+      'POST',
+      `${restBase(ctx())}/tasks/0190aaaa-0000-7000-8000-000000000001:subscribe`,
+      undefined,
+    );
+    expect(s.status).toBe(404);
+    expect(s.contentType).toMatch(/application\/json/);
+    expect(JSON.stringify(s.body)).toContain('TASK_NOT_FOUND');
+    const noSession = await readSse(ctx(), 'POST', `${restBase(ctx())}/message:stream`, {
+      message: textMessage('echo where'),
+    });
+    expect(noSession.status).toBe(400);
+    expect(JSON.stringify(noSession.body)).toContain('session_id');
+  });
+
+  it('a streamed task reads the same over pty-ws/v1', async () => {
+    const s = await readSse(ctx(), 'POST', `${restBase(ctx())}/message:stream`, {
+      message: textMessage('echo cross', session),
+    });
+    const id = (s.events[0]!.data as { task: Task }).task.id;
+    const ws = await ctx().attach(session);
+    expect(await wsTask(ws, id)).toEqual(await restOk<Task>(ctx(), 'GET', `/tasks/${id}`));
+  });
+});
