@@ -12,6 +12,8 @@ export default tseslint.config(
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',
+      // Generated from proto/ by packages/a2a-proto/scripts/generate.cjs (reproducible, not hand-edited).
+      'packages/a2a-proto/src/generated/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -161,6 +161,21 @@ test('the load balancer proxies HTTP and WebSocket upgrades to every edge', () =
   expect(lbName).toBeTruthy();
 });
 
+test('the load balancer passes gRPC (HTTP/2) to every edge on PTYWS_GRPC_PORT', () => {
+  const [, lbSvc] = Object.entries(services).find(([, s]) => /nginx|haproxy/.test(s.image ?? ''))!;
+  const mount = (lbSvc.volumes as string[]).find((v) => v.startsWith('./deploy/compose/'))!;
+  const conf = fs.readFileSync(path.join(ROOT, mount.split(':')[0]!), 'utf8');
+  for (const [name, s] of edges) {
+    const port = envOf(s).PTYWS_GRPC_PORT ?? String(DEFAULTS.edgeGrpcPort);
+    expect([name, s.expose]).toEqual([name, expect.arrayContaining([port])]);
+    expect(conf).toContain(`server ${name}:${port}`);
+  }
+  const grpcServer = /server\s*\{\s*listen (\d+);\s*http2 on;[^}]*grpc_pass grpc:\/\/(\w+);/.exec(conf);
+  expect(grpcServer).not.toBeNull();
+  expect(conf).toMatch(new RegExp(`upstream ${grpcServer![2]} \\{`));
+  expect((lbSvc.ports as string[]).some((p) => p.endsWith(`:${grpcServer![1]}`))).toBe(true);
+});
+
 test('prometheus scrapes every edge and agent on their ports; grafana is provisioned', () => {
   const prom = YAML.parse(fs.readFileSync(path.join(ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8'));
   const targets = (job: string) =>

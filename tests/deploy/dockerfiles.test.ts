@@ -18,8 +18,19 @@ import { AGENT_ENTRY, DEFAULTS, EDGE_ENTRY, KNOWN_ENV, SECRET_ENV } from './lib/
 
 const ROOT = path.resolve(__dirname, '../..');
 const IMAGES = [
-  { name: 'edge', file: 'services/edge/Dockerfile', entry: EDGE_ENTRY, port: DEFAULTS.edgePort },
-  { name: 'agent', file: 'services/pty-agent/Dockerfile', entry: AGENT_ENTRY, port: DEFAULTS.agentMetricsPort },
+  {
+    name: 'edge',
+    file: 'services/edge/Dockerfile',
+    entry: EDGE_ENTRY,
+    // HTTP/WebSocket, then gRPC.
+    expose: [DEFAULTS.edgePort, DEFAULTS.edgeGrpcPort],
+  },
+  {
+    name: 'agent',
+    file: 'services/pty-agent/Dockerfile',
+    entry: AGENT_ENTRY,
+    expose: [DEFAULTS.agentMetricsPort],
+  },
 ] as const;
 
 interface Stage {
@@ -113,7 +124,7 @@ test('.dockerignore keeps local state and secrets out of the build context', () 
     expect([f, dockerignored(ignorePatterns, f)]).toEqual([f, false]);
 });
 
-describe.each(IMAGES)('$file', ({ file, entry, port, name }) => {
+describe.each(IMAGES)('$file', ({ file, entry, expose, name }) => {
   const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
   const df = DockerfileParser.parse(text);
   const st = stages(df);
@@ -179,7 +190,7 @@ describe.each(IMAGES)('$file', ({ file, entry, port, name }) => {
     // The script is copied into the final image.
     expect(of(final, 'COPY').some((c) => args(c).at(-1) === script)).toBe(true);
     expect(hcArgs).toContain(`"${name}"`);
-    expect(of(final, 'EXPOSE').flatMap(args)).toEqual([String(port)]);
+    expect(of(final, 'EXPOSE').flatMap(args)).toEqual(expose.map(String));
     const cmd = JSON.parse(of(final, 'CMD')[0]!.getArgumentsContent()!);
     expect(cmd).toEqual(['node', entry]);
     const ep = JSON.parse(of(final, 'ENTRYPOINT')[0]!.getArgumentsContent()!);

@@ -235,6 +235,11 @@ describe.each(TARGETS)('%s', (target) => {
     expect(c.livenessProbe.httpGet.path).toBe('/healthz');
     const http = resolvePort(c.ports, 'http')!;
     expect(http.containerPort).toBe(Number(env.get('PTYWS_PORT')?.value ?? DEFAULTS.edgePort));
+    // gRPC (A2A + admin services) on its own declared port, exposed by a Service.
+    const grpcPort = resolvePort(c.ports, 'grpc');
+    expect(grpcPort?.containerPort).toBe(Number(env.get('PTYWS_GRPC_PORT')?.value ?? DEFAULTS.edgeGrpcPort));
+    const edgeServices = kinds(objects(), 'Service').filter((svc) => selectorMatches(svc.spec.selector, edge.labels));
+    expect(edgeServices.some((svc) => (svc.spec.ports as Obj[]).some((p) => p.targetPort === 'grpc'))).toBe(true);
     const tls = !!env.get('PTYWS_TLS_CERT')?.value;
     for (const p of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
       if (c[p]) expect(c[p].httpGet.scheme ?? 'HTTP').toBe(tls ? 'HTTPS' : 'HTTP');
@@ -463,9 +468,12 @@ describe.each(TARGETS)('%s', (target) => {
     const internet: Peer = { label: 'internet', ip: '198.51.100.7' };
     const edgePort = resolvePort(workloadByComponent(objects(), 'edge').ports as Obj[], 'http')!.containerPort;
     const agentPort = resolvePort(workloadByComponent(objects(), 'agent').ports as Obj[], 'metrics')!.containerPort;
+    const edgeGrpcPort = resolvePort(workloadByComponent(objects(), 'edge').ports as Obj[], 'grpc')!.containerPort;
 
     const flows: [Peer, Peer, number, string, boolean][] = [
       [ingressController, edge, edgePort, 'TCP', true],
+      [ingressController, edge, edgeGrpcPort, 'TCP', true],
+      [stranger, edge, edgeGrpcPort, 'TCP', false],
       [prometheus, edge, edgePort, 'TCP', true],
       [prometheus, agent, agentPort, 'TCP', true],
       [edge, nats, 4222, 'TCP', true],

@@ -1,6 +1,9 @@
 /**
  * The A2A data model as carried on this binding (binding §1.1: JSON encodings of the canonical
- * messages). Task states are written as the binding text writes them.
+ * messages): the proto3 JSON mapping of `proto/lf/a2a/v1/a2a.proto` (A2A v1.0) with the original
+ * snake_case field names. Two binding-level spellings, both lossless: task states are written as
+ * the binding text writes them (`COMPLETED` for `TASK_STATE_COMPLETED`), and
+ * `TaskStatusUpdateEvent.final` is kept. `@pty-ws/a2a-proto` converts to and from the proto types.
  */
 export type TaskState =
   'SUBMITTED' | 'WORKING' | 'INPUT_REQUIRED' | 'COMPLETED' | 'CANCELED' | 'FAILED' | 'REJECTED' | 'AUTH_REQUIRED';
@@ -21,17 +24,29 @@ export const FINAL_UPDATE_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'REJECTED',
 ]);
 
-export interface TextPart {
+/**
+ * A2A v1.0 `Part`: exactly one of `text`, `raw` (base64 bytes), `url`, `data` (any JSON value),
+ * plus optional `metadata`, `filename` and `media_type` for every kind (proto `lf.a2a.v1.Part`).
+ */
+interface PartCommon {
+  metadata?: Record<string, unknown>;
+  filename?: string;
+  media_type?: string;
+}
+export interface TextPart extends PartCommon {
   text: string;
-  metadata?: Record<string, unknown>;
 }
-export interface DataPart {
-  data: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
+/** Structured content: proto `google.protobuf.Value`, so any JSON value (usually an object). */
+export interface DataPart extends PartCommon {
+  data: Record<string, unknown> | unknown[] | string | number | boolean | null;
 }
-export interface FilePart {
-  file: { name?: string; mime_type?: string; bytes?: string; uri?: string };
-  metadata?: Record<string, unknown>;
+/**
+ * File content, inline (`raw`, base64) or by reference (`url`). A2A v1.0 flattened the v0.3
+ * `file: {name, mime_type, bytes, uri}` object into these Part fields.
+ */
+export interface FilePart extends PartCommon {
+  raw?: string;
+  url?: string;
 }
 export type Part = TextPart | DataPart | FilePart;
 
@@ -45,6 +60,8 @@ export interface Message {
   parts: Part[];
   metadata?: Record<string, unknown>;
   extensions?: string[];
+  /** Tasks this message refers to for context (A2A v1.0). */
+  reference_task_ids?: string[];
 }
 
 export interface TaskStatus {
@@ -59,6 +76,7 @@ export interface Artifact {
   description?: string;
   parts: Part[];
   metadata?: Record<string, unknown>;
+  extensions?: string[];
 }
 
 export interface Task {
@@ -74,6 +92,11 @@ export interface TaskStatusUpdateEvent {
   task_id: string;
   context_id: string;
   status: TaskStatus;
+  /**
+   * pty-ws/v1 binding field, not in A2A v1.0 (which dropped it from TaskStatusUpdateEvent): true
+   * on the last update of the task. The gRPC/REST/JSON-RPC encodings leave it out; it follows
+   * from `status.state` (FINAL_UPDATE_STATES).
+   */
   final: boolean;
   metadata?: Record<string, unknown>;
 }

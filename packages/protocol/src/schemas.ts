@@ -12,14 +12,19 @@ const empty = { type: 'object', additionalProperties: false, properties: {} } as
 const taskId = { type: 'string', minLength: 1, maxLength: 128 } as const;
 const backend = { enum: ['native', 'tmux', 'screen', 'zellij'] } as const;
 
+/** A2A v1.0 Part (`text` | `raw` | `url` | `data`); `file` is the v0.3 shape, still accepted. */
 const part = {
   type: 'object',
   minProperties: 1,
   properties: {
     text: { type: 'string' },
-    data: { type: 'object' },
+    raw: { type: 'string', pattern: BASE64_PATTERN },
+    url: { type: 'string' },
+    data: {},
     file: { type: 'object' },
     metadata: { type: 'object' },
+    filename: { type: 'string' },
+    media_type: { type: 'string' },
   },
 } as const;
 
@@ -34,6 +39,7 @@ const message = {
     parts: { type: 'array', minItems: 1, maxItems: 64, items: part },
     metadata: { type: 'object' },
     extensions: { type: 'array', items: { type: 'string' } },
+    reference_task_ids: { type: 'array', items: { type: 'string' } },
   },
 } as const;
 

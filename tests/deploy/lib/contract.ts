@@ -7,6 +7,7 @@
 /** Every environment variable the deploy artifacts may set for edge/agent containers. */
 export const KNOWN_ENV = [
   'PTYWS_PORT',
+  'PTYWS_GRPC_PORT',
   'PTYWS_HOST',
   'PTYWS_AGENT_METRICS_PORT',
   'PTYWS_NATS_URL',
@@ -30,6 +31,7 @@ export const SECRET_ENV = ['PTYWS_ADMIN_TOKEN', 'PTYWS_DATABASE_URL'] as const;
 
 export const DEFAULTS = {
   edgePort: 8080,
+  edgeGrpcPort: 8082,
   agentMetricsPort: 9464,
   natsClientPort: 4222,
   postgresPort: 5432,

@@ -1,0 +1,23 @@
+// Original file: proto/google/api/client.proto
+
+import type { CommonLanguageSettings as _google_api_CommonLanguageSettings, CommonLanguageSettings__Output as _google_api_CommonLanguageSettings__Output } from '../../google/api/CommonLanguageSettings';
+
+/**
+ * Settings for C++ client libraries.
+ */
+export interface CppSettings {
+  /**
+   * Some settings.
+   */
+  'common'?: (_google_api_CommonLanguageSettings | null);
+}
+
+/**
+ * Settings for C++ client libraries.
+ */
+export interface CppSettings__Output {
+  /**
+   * Some settings.
+   */
+  'common'?: (_google_api_CommonLanguageSettings__Output);
+}

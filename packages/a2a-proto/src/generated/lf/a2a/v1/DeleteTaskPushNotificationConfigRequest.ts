@@ -1,0 +1,38 @@
+// Original file: proto/lf/a2a/v1/a2a.proto
+
+
+/**
+ * Represents a request for the `DeleteTaskPushNotificationConfig` method.
+ */
+export interface DeleteTaskPushNotificationConfigRequest {
+  /**
+   * Optional. Tenant ID, provided as a path parameter.
+   */
+  'tenant'?: (string);
+  /**
+   * The parent task resource ID.
+   */
+  'task_id'?: (string);
+  /**
+   * The resource ID of the configuration to delete.
+   */
+  'id'?: (string);
+}
+
+/**
+ * Represents a request for the `DeleteTaskPushNotificationConfig` method.
+ */
+export interface DeleteTaskPushNotificationConfigRequest__Output {
+  /**
+   * Optional. Tenant ID, provided as a path parameter.
+   */
+  'tenant'?: (string);
+  /**
+   * The parent task resource ID.
+   */
+  'task_id'?: (string);
+  /**
+   * The resource ID of the configuration to delete.
+   */
+  'id'?: (string);
+}

@@ -1,0 +1,122 @@
+import type * as grpc from '@grpc/grpc-js';
+import {
+  A2aError,
+  parseCancelTask,
+  parseGetTask,
+  parseListPushConfigs,
+  parseListTasks,
+  parsePushConfig,
+  parsePushConfigRef,
+  parseSendMessage,
+  parseSubscribe,
+  type A2aOperations,
+  type CallContext,
+  type StreamEvent,
+} from '@pty-ws/a2a';
+import { A2A_TYPES, fromProtoMessage, toProtoMessage, type a2a } from '@pty-ws/a2a-proto';
+import { callContext, type GrpcCallAuth } from './grpc-context';
+import { toServiceError } from './grpc-errors';
+
+export interface A2aServiceDeps extends GrpcCallAuth {
+  ops: A2aOperations;
+}
+
+type Request = { tenant?: string };
+type Unary<Req> = grpc.ServerUnaryCall<Req, unknown>;
+type Streaming<Req> = grpc.ServerWritableStream<Req, unknown>;
+
+/**
+ * The A2A v1.0 gRPC service over the shared A2A core: each request is read as its proto3 JSON
+ * (the JSON the other bindings parse, through the same parsers), the core does the work, and its
+ * JSON results are written back as proto messages. No task logic lives here.
+ */
+export function a2aServiceHandlers(deps: A2aServiceDeps): a2a.A2AServiceHandlers {
+  const { ops } = deps;
+  const report = (err: unknown) =>
+    deps.logger?.error({ err: (err as Error)?.stack ?? String(err) }, 'gRPC A2A call failed');
+
+  /** Unary: context, parse, call, encode; every failure becomes the mapped status. */
+  const unary =
+    <Req extends Request>(
+      requestType: string,
+      responseType: string,
+      run: (json: unknown, ctx: CallContext) => Promise<unknown>,
+    ) =>
+    (call: Unary<Req>, callback: grpc.sendUnaryData<never>): void => {
+      void (async () => {
+        const ctx = await callContext(deps, call, call.request.tenant);
+        const result = await run(fromProtoMessage(requestType, call.request), ctx);
+        return toProtoMessage(responseType, result);
+      })().then(
+        (response) => callback(null, response as never),
+        (err: unknown) => callback(toServiceError(err, report)),
+      );
+    };
+
+  /** Server streaming: every StreamEvent as a StreamResponse, then OK; the call's end unsubscribes. */
+  const streaming =
+    <Req extends Request>(requestType: string, open: (json: unknown, ctx: CallContext) => AsyncIterable<StreamEvent>) =>
+    (call: Streaming<Req>): void => {
+      void (async () => {
+        const ctx = await callContext(deps, call, call.request.tenant);
+        for await (const event of open(fromProtoMessage(requestType, call.request), ctx)) {
+          if (call.cancelled) break;
+          call.write(toProtoMessage(A2A_TYPES.StreamResponse, event));
+        }
+      })().then(
+        () => {
+          if (!call.cancelled) call.end();
+        },
+        (err: unknown) => {
+          if (!call.cancelled) call.emit('error', toServiceError(err, report));
+        },
+      );
+    };
+
+  return {
+    SendMessage: unary('lf.a2a.v1.SendMessageRequest', A2A_TYPES.SendMessageResponse, (json, ctx) =>
+      ops.sendMessage(parseSendMessage(json), ctx),
+    ),
+    SendStreamingMessage: streaming('lf.a2a.v1.SendMessageRequest', (json, ctx) =>
+      ops.sendStreamingMessage(parseSendMessage(json), ctx),
+    ),
+    GetTask: unary('lf.a2a.v1.GetTaskRequest', A2A_TYPES.Task, (json, ctx) => ops.getTask(parseGetTask(json), ctx)),
+    ListTasks: unary('lf.a2a.v1.ListTasksRequest', A2A_TYPES.ListTasksResponse, (json, ctx) =>
+      ops.listTasks(parseListTasks(json), ctx),
+    ),
+    CancelTask: unary('lf.a2a.v1.CancelTaskRequest', A2A_TYPES.Task, (json, ctx) =>
+      ops.cancelTask(parseCancelTask(json), ctx),
+    ),
+    SubscribeToTask: streaming('lf.a2a.v1.SubscribeToTaskRequest', (json, ctx) =>
+      ops.subscribeToTask(parseSubscribe(json), ctx),
+    ),
+    CreateTaskPushNotificationConfig: unary(
+      A2A_TYPES.TaskPushNotificationConfig,
+      A2A_TYPES.TaskPushNotificationConfig,
+      (json, ctx) => ops.setTaskPushNotificationConfig(parsePushConfig(json), ctx),
+    ),
+    GetTaskPushNotificationConfig: unary(
+      'lf.a2a.v1.GetTaskPushNotificationConfigRequest',
+      A2A_TYPES.TaskPushNotificationConfig,
+      (json, ctx) => ops.getTaskPushNotificationConfig(parsePushConfigRef(json), ctx),
+    ),
+    ListTaskPushNotificationConfigs: unary(
+      'lf.a2a.v1.ListTaskPushNotificationConfigsRequest',
+      A2A_TYPES.ListTaskPushNotificationConfigsResponse,
+      (json, ctx) => ops.listTaskPushNotificationConfigs(parseListPushConfigs(json), ctx),
+    ),
+    DeleteTaskPushNotificationConfig: unary(
+      'lf.a2a.v1.DeleteTaskPushNotificationConfigRequest',
+      'google.protobuf.Empty',
+      async (json, ctx) => {
+        await ops.deleteTaskPushNotificationConfig(parsePushConfigRef(json), ctx);
+        return {};
+      },
+    ),
+    // The AgentCard is served over HTTP (`/agents/{instance}/.well-known/agent-card.json`); no
+    // extended card exists.
+    GetExtendedAgentCard: unary('lf.a2a.v1.GetExtendedAgentCardRequest', 'lf.a2a.v1.AgentCard', async () => {
+      throw new A2aError('UnsupportedOperation', 'no extended agent card: see the public AgentCard over HTTP');
+    }),
+  };
+}
