@@ -23,6 +23,9 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     // Per-connection info logs would measure pino and the pipe, not the service.
     PTYWS_LOG_LEVEL: 'warn',
     PTYWS_SHELL: '/bin/sh',
+    // No gRPC listener: nothing here measures it, and its fixed default port (8082) would clash
+    // with any other service on the machine.
+    PTYWS_GRPC_PORT: '0',
     ...extra,
   };
 }
@@ -34,12 +37,13 @@ export function benchToken(): string {
 /** `http://127.0.0.1:PORT` from the service's start banner. */
 export const LISTENING_RE = /listening on (https?:\/\/[^\s]+?)\/?(?:\s|$)/;
 
-export async function startEmbedded(): Promise<Service> {
+/** `extra`: settings beyond serviceEnv's (the load driver lifts the connection rate limits). */
+export async function startEmbedded(extra: Record<string, string> = {}): Promise<Service> {
   const main = join(REPO_ROOT, 'services', 'standalone', 'dist', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
   const token = benchToken();
   const child = spawnTracked(process.execPath, [main], {
-    env: serviceEnv({ PTYWS_ADMIN_TOKEN: token }),
+    env: serviceEnv({ ...extra, PTYWS_ADMIN_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const watch = new ChildWatch(child, 'standalone service');
