@@ -1,7 +1,11 @@
+import { context } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { SessionControl } from '@pty-ws/ports';
 import { decodeJson, encodeJson, errorReply, type RpcRequest } from './rpc';
 import { subjects } from './subjects';
+import { endSpan, startHandlerSpan } from './trace-headers';
+
+const EMPTY = new Uint8Array(0);
 
 export interface AgentServerOptions {
   prefix: string;
@@ -45,11 +49,20 @@ export function serveSessionControl(nc: NatsConnection, opts: AgentServerOptions
       msg.respond(encodeJson(errorReply(new Error(`unknown control method ${req.method}`))));
       return;
     }
-    void Promise.resolve()
-      .then(() => fn.apply(control, req.args))
+    // The edge's trace context comes in the headers: the handling is a child of its request span.
+    const { span, ctx } = startHandlerSpan(msg.subject, req.method, msg.headers);
+    void context
+      .with(ctx, () => Promise.resolve().then(() => fn.apply(control, req.args)))
       .then(
-        (result) => msg.respond(encodeJson({ ok: true, result: result ?? null })),
-        (err: unknown) => msg.respond(encodeJson(errorReply(err))),
+        (result) => {
+          endSpan(span);
+          msg.respond(encodeJson({ ok: true, result: result ?? null }));
+        },
+        (err: unknown) => {
+          const reply = errorReply(err);
+          endSpan(span, reply.ok ? undefined : reply.error);
+          msg.respond(encodeJson(reply));
+        },
       );
   };
 
@@ -74,10 +87,20 @@ export function serveSessionControl(nc: NatsConnection, opts: AgentServerOptions
         if (err) return;
         const sessionId = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
         const clientId = msg.headers?.get('client-id') ?? '';
-        control.input(sessionId, clientId, msg.data).catch((e: unknown) => {
-          // The edge checked the role before publishing; a refusal here means the role changed in flight.
-          opts.logger?.warn({ session_id: sessionId, client_id: clientId, err: (e as Error).message }, 'input dropped');
-        });
+        // Applied in arrival order (input() writes synchronously); the reply acknowledges it.
+        control.input(sessionId, clientId, msg.data).then(
+          () => {
+            if (msg.reply) msg.respond(EMPTY);
+          },
+          (e: unknown) => {
+            // The edge checked the role before sending; a refusal here means the role changed in flight.
+            opts.logger?.warn(
+              { session_id: sessionId, client_id: clientId, err: (e as Error).message },
+              'input dropped',
+            );
+            if (msg.reply) msg.respond(encodeJson(errorReply(e)));
+          },
+        );
       },
     }),
   );

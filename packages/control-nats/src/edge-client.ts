@@ -1,3 +1,4 @@
+import { context } from '@opentelemetry/api';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { BindingError, type PtyRole, type Task, type TerminalSize } from '@pty-ws/protocol';
 import type {
@@ -11,8 +12,13 @@ import type {
   SessionRecord,
   SessionRegistry,
 } from '@pty-ws/ports';
-import { decodeJson, encodeJson, rethrow, type ControlMethod, type RpcReply } from './rpc';
+import { decodeJson, encodeJson, isNoResponders, rethrow, type ControlMethod, type RpcReply } from './rpc';
 import { subjects, type Subjects } from './subjects';
+import { InputPipe, NotDeliveredError } from './input-pipe';
+import { endSpan, startRequestSpan } from './trace-headers';
+
+/** Keystrokes typed while a batch is in flight join the next one, up to this size. */
+const INPUT_BATCH_BYTES = 64 * 1024;
 
 export interface EdgeClientOptions {
   prefix: string;
@@ -21,16 +27,22 @@ export interface EdgeClientOptions {
   timeoutMs?: number;
   /** SendMessage blocks until the task ends: it gets the task timeout, not the control timeout. */
   taskTimeoutMs?: number;
+  /**
+   * The agent to create a session on when only some agents can host its backend (AgentDirectory);
+   * undefined leaves it to the placement queue group (any agent of the instance).
+   */
+  placement?: (instanceId: string, backend: CreateSessionRequest['backend']) => string | undefined;
 }
 
 /**
  * SessionControl for an edge in cluster mode: every call goes to the session's owner agent over
- * NATS request/reply; input is published (no reply) on the owner's input subject so keystrokes
- * are not held up by round trips and keep their order.
+ * NATS request/reply; input goes to the owner's input subject through an InputPipe per client,
+ * acknowledged and in order, so no keystroke is lost while the agent reconnects.
  */
 export class NatsSessionControl implements SessionControl {
   private readonly s: Subjects;
   private readonly owners = new Map<string, string>();
+  private readonly inputPipes = new Map<string, InputPipe>();
   private readonly timeoutMs: number;
 
   constructor(
@@ -52,13 +64,19 @@ export class NatsSessionControl implements SessionControl {
 
   private async call<T>(subject: string, method: ControlMethod, args: unknown[], timeout = this.timeoutMs): Promise<T> {
     let reply: RpcReply;
+    // The request carries the active trace context in its headers (W3C traceparent).
+    const { span, ctx, hdrs } = startRequestSpan(subject, method);
     try {
-      const msg = await this.nc.request(subject, encodeJson({ method, args }), { timeout });
+      const msg = await context.with(ctx, () =>
+        this.nc.request(subject, encodeJson({ method, args }), { timeout, headers: hdrs }),
+      );
       reply = decodeJson<RpcReply>(msg.data);
     } catch (err) {
-      const what = (err as Error).name === 'NoRespondersError' ? 'no agent is serving it' : (err as Error).message;
+      const what = isNoResponders(err) ? 'no agent is serving it' : (err as Error).message;
+      endSpan(span, { code: 'UNREACHABLE', message: what });
       throw new BindingError('INTERNAL', `session owner unreachable (${method}): ${what}`);
     }
+    endSpan(span, reply.ok ? undefined : reply.error);
     if (!reply.ok) rethrow(reply.error);
     return reply.result as T;
   }
@@ -68,7 +86,8 @@ export class NatsSessionControl implements SessionControl {
   }
 
   async createSession(req: CreateSessionRequest): Promise<SessionRecord> {
-    const subject = req.agentId ? this.s.agentControl(req.agentId) : this.s.placement(req.instanceId);
+    const agentId = req.agentId ?? this.opts.placement?.(req.instanceId, req.backend);
+    const subject = agentId ? this.s.agentControl(agentId) : this.s.placement(req.instanceId);
     const rec = await this.call<SessionRecord>(subject, 'createSession', [req]);
     this.owners.set(rec.sessionId, rec.agentId);
     return rec;
@@ -91,9 +110,38 @@ export class NatsSessionControl implements SessionControl {
   }
 
   async input(sessionId: string, clientId: string, data: Uint8Array): Promise<void> {
+    const key = `${sessionId}\u0000${clientId}`;
+    let pipe = this.inputPipes.get(key);
+    if (!pipe) {
+      const subject = this.s.agentInput(await this.owner(sessionId), sessionId);
+      pipe = this.inputPipes.get(key);
+      if (!pipe) {
+        const created: InputPipe = new InputPipe(
+          (batch) => this.sendInput(subject, clientId, batch),
+          { retryWindowMs: this.timeoutMs, maxBatchBytes: INPUT_BATCH_BYTES },
+          () => {
+            if (created.idle && this.inputPipes.get(key) === created) this.inputPipes.delete(key);
+          },
+        );
+        pipe = created;
+        this.inputPipes.set(key, pipe);
+      }
+    }
+    return pipe.push(data);
+  }
+
+  private async sendInput(subject: string, clientId: string, batch: Uint8Array): Promise<void> {
     const h = headers();
     h.set('client-id', clientId);
-    this.nc.publish(this.s.agentInput(await this.owner(sessionId), sessionId), data, { headers: h });
+    let reply: RpcReply;
+    try {
+      const msg = await this.nc.request(subject, batch, { timeout: this.timeoutMs, headers: h });
+      reply = msg.data.byteLength === 0 ? { ok: true, result: null } : decodeJson<RpcReply>(msg.data);
+    } catch (err) {
+      if (isNoResponders(err)) throw new NotDeliveredError('no agent is subscribed');
+      throw new BindingError('INTERNAL', `session owner unreachable (input): ${(err as Error).message}`);
+    }
+    if (!reply.ok) rethrow(reply.error);
   }
 
   resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void> {

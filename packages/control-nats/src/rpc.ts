@@ -71,3 +71,12 @@ export function rethrow(error: RpcErrorBody): never {
   }
   throw new BindingError('INTERNAL', `session owner failed: ${error.message}`);
 }
+
+/** NATS answered a request with "no responders": nobody is subscribed, so nobody got it. */
+export function isNoResponders(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  // nats.js v3: RequestError { cause: NoRespondersError (named 'NoResponders') }.
+  const check = (err as Error & { isNoResponders?: () => boolean }).isNoResponders;
+  if (typeof check === 'function') return check.call(err);
+  return err.name.startsWith('NoResponders');
+}
