@@ -2,6 +2,8 @@
 const packages = [
   'protocol',
   'ports',
+  'a2a',
+  'a2a-proto',
   'config',
   'terminal-state',
   'adapters-memory',

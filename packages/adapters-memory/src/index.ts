@@ -4,3 +4,6 @@ export { MemorySessionRegistry } from './session-registry';
 export { MemoryTokenStore } from './token-store';
 export { MemoryTaskStore } from './task-store';
 export { MemoryMembershipStore } from './membership-store';
+export { MemoryPushConfigStore } from './push-config-store';
+export { FileTranscriptArchive } from './file-transcript-archive';
+export { JsonLinesAuditLog, type JsonLinesTarget, type JsonLinesAuditOptions } from './json-lines-audit-log';

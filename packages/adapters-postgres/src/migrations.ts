@@ -62,6 +62,65 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX tasks_session_order ON ${s}.tasks (session_id, created_at DESC, task_id DESC);
     `,
   },
+  {
+    version: 2,
+    name: 'transcript chunks',
+    sql: (s) => `
+      -- The TranscriptArchive: gzip JSONL chunks of a session's frame log, one row per chunk.
+      CREATE TABLE ${s}.transcript_chunks (
+        session_id text NOT NULL,
+        first_seq  bigint NOT NULL,
+        last_seq   bigint NOT NULL,
+        first_ts   bigint NOT NULL,
+        last_ts    bigint NOT NULL,
+        frames     integer NOT NULL,
+        data       bytea NOT NULL,
+        PRIMARY KEY (session_id, first_seq)
+      );
+      -- Already gzip: store out of line without a second (pglz) compression attempt.
+      ALTER TABLE ${s}.transcript_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+    `,
+  },
+  {
+    version: 3,
+    name: 'audit log',
+    sql: (s) => `
+      -- The AuditLog of cluster mode: written in batches by every edge; never terminal bytes or tokens.
+      CREATE TABLE ${s}.audit_log (
+        id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at          bigint NOT NULL,
+        type        text NOT NULL,
+        instance_id text NOT NULL,
+        session_id  text,
+        principal   text NOT NULL,
+        client_id   text,
+        edge_id     text,
+        disclosure  boolean NOT NULL,
+        detail      jsonb NOT NULL
+      );
+      CREATE INDEX audit_log_instance ON ${s}.audit_log (instance_id, id);
+      CREATE INDEX audit_log_session ON ${s}.audit_log (session_id, id);
+      CREATE INDEX audit_log_principal ON ${s}.audit_log (principal, id);
+      CREATE INDEX audit_log_at ON ${s}.audit_log (instance_id, at);
+    `,
+  },
+  {
+    version: 4,
+    name: 'push notification configs',
+    sql: (s) => `
+      -- A2A TaskPushNotificationConfigs; read by the task's owner agent on every status update.
+      CREATE TABLE ${s}.push_configs (
+        task_id        text COLLATE "C" NOT NULL,
+        config_id      text COLLATE "C" NOT NULL,
+        instance_id    text NOT NULL,
+        url            text NOT NULL,
+        token          text,
+        authentication jsonb,
+        created_at     bigint NOT NULL,
+        PRIMARY KEY (task_id, config_id)
+      );
+    `,
+  },
 ];
 
 /**

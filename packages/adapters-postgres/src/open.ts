@@ -3,14 +3,19 @@ import { connectPostgres, type ConnectPostgresOptions } from './connect';
 import { migrate } from './migrations';
 import { PgSessionRegistry } from './session-registry';
 import { PgTaskStore } from './task-store';
+import { PgPushConfigStore } from './push-config-store';
 import { PgTokenStore } from './token-store';
+import { PgTranscriptArchive } from './transcript-archive';
 import { assertSchemaName } from './sql';
+import { traceQueries } from './traced-queries';
 
 export interface PostgresAdapters {
   pool: Pool;
   sessions: PgSessionRegistry;
   tokens: PgTokenStore;
   tasks: PgTaskStore;
+  pushConfigs: PgPushConfigStore;
+  transcripts: PgTranscriptArchive;
   /** Ends the pool. */
   close(): Promise<void>;
 }
@@ -31,11 +36,14 @@ export async function openPostgresAdapters(url: string, options: OpenPostgresOpt
     await pool.end().catch(() => {});
     throw error;
   }
+  traceQueries(pool, schema);
   return {
     pool,
     sessions: new PgSessionRegistry(pool, schema),
     tokens: new PgTokenStore(pool, schema),
     tasks: new PgTaskStore(pool, schema),
+    pushConfigs: new PgPushConfigStore(pool, schema),
+    transcripts: new PgTranscriptArchive(pool, schema),
     close: () => pool.end(),
   };
 }

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll } from '@jest/globals';
-import { sessionRegistryContract, taskStoreContract, tokenStoreContract } from '../../testkit/src/contracts';
-import { openPostgresAdapters, type PostgresAdapters } from '../src';
+import {
+  sessionRegistryContract,
+  taskStoreContract,
+  tokenStoreContract,
+  transcriptArchiveContract,
+} from '../../testkit/src/contracts';
+import { openPostgresAdapters, PgTranscriptArchive, type PostgresAdapters } from '../src';
 import { createTestDatabase } from './pg-fixture';
 
 // One database for the file; the suites give every test its own instance/session/task ids.
@@ -22,3 +27,8 @@ const noCleanup = async (): Promise<void> => {};
 sessionRegistryContract('PostgreSQL', async () => ({ registry: pg.sessions, cleanup: noCleanup }));
 tokenStoreContract('PostgreSQL', async () => ({ store: pg.tokens, cleanup: noCleanup }));
 taskStoreContract('PostgreSQL', async () => ({ store: pg.tasks, cleanup: noCleanup }));
+transcriptArchiveContract('PostgreSQL', async () => ({
+  archive: pg.transcripts,
+  reopen: async () => new PgTranscriptArchive(pg.pool, 'ptyws_contract'),
+  cleanup: noCleanup,
+}));

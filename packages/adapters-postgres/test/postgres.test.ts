@@ -6,6 +6,7 @@ import { uniqueId } from '../../testkit/src/contracts';
 import {
   connectPostgres,
   migrate,
+  MIGRATIONS,
   openPostgresAdapters,
   PgTaskStore,
   redactPostgresUrl,
@@ -48,11 +49,11 @@ describe('PostgreSQL adapters beyond the contracts', () => {
     const pools = [0, 1, 2].map(() => new Pool({ connectionString: db.url }));
     try {
       const applied = await Promise.all(pools.map((p) => migrate(p, 'ptyws_concurrent')));
-      expect(applied.flat()).toEqual([1]);
+      expect(applied.flat()).toEqual(MIGRATIONS.map((m) => m.version));
       expect(await migrate(pools[0] as Pool, 'ptyws_concurrent')).toEqual([]);
       expect(await migrate(pg.pool, 'ptyws_extra')).toEqual([]);
       const versions = await pg.pool.query('SELECT version FROM ptyws_concurrent.schema_migrations');
-      expect(versions.rows).toEqual([{ version: 1 }]);
+      expect(versions.rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
     } finally {
       await Promise.all(pools.map((p) => p.end()));
     }

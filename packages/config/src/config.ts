@@ -1,9 +1,15 @@
+import type { Scope } from '@pty-ws/protocol';
+
 /** The service's configuration, read from `PTYWS_*` variables by `loadConfig`. */
 export interface Config {
   /** PTYWS_HOST, default 127.0.0.1 */
   host: string;
   /** PTYWS_PORT, default 8080; 0 picks a free port (tests). */
   port: number;
+  /** PTYWS_GRPC_PORT, default 8082 (0 when PTYWS_PORT=0): the edge's gRPC server (A2A + admin services); 0 disables it. */
+  grpcPort: number;
+  /** PTYWS_GRPC_HOST: where the gRPC server listens; default PTYWS_HOST. */
+  grpcHost?: string;
   /** PTYWS_AGENT_METRICS_PORT, default 9464: the pty-agent's /metrics, /healthz, /readyz server. */
   agentMetricsPort: number;
   /** PTYWS_GRACE_PERIOD_S, default 25: how long a SIGTERM drain may take before the process exits anyway. */
@@ -51,12 +57,20 @@ export interface Config {
   taskTimeoutS: number;
   /** PTYWS_TASK_OUTPUT_BYTES, default 65536: task output kept as its artifact (the tail beyond is cut). */
   taskOutputBytes: number;
+  /** PTYWS_PUSH_ATTEMPTS, default 8: tries per A2A push notification (the first included) before giving up. */
+  pushAttempts: number;
+  /** PTYWS_PUSH_BACKOFF_MS, default 500: wait before the first retry of a push notification; doubles per retry (cap 60 s). */
+  pushBackoffMs: number;
+  /** PTYWS_PUSH_TIMEOUT_MS, default 5000: one push notification POST (connect, send, status). */
+  pushTimeoutMs: number;
   /** PTYWS_CLOSED_SESSION_TTL_S, default 86400: how long a closed session stays listed and replayable. */
   closedSessionTtlS: number;
   /** PTYWS_LOG_LEVEL: fatal|error|warn|info|debug|trace|silent, default info */
   logLevel: string;
   /** PTYWS_STATE_DIR: the agent's private multiplexer sockets and shell-integration files. */
   stateDir: string;
+  /** PTYWS_TRANSCRIPT_DIR: single-node transcript archive directory; default `<stateDir>/pty-transcripts`. */
+  transcriptDir?: string;
   /** PTYWS_ALLOW_ENV_OVERRIDE: protected variable names a session's `env` may set anyway; default none. */
   allowEnvOverride: string[];
   /** PTYWS_NATS_URL: NATS servers (comma-separated); with PTYWS_DATABASE_URL selects cluster mode. */
@@ -89,4 +103,22 @@ export interface Config {
   allowInsecure?: boolean;
   /** PTYWS_TRUSTED_PROXIES: CIDRs whose `X-Forwarded-Proto: https` marks a plain request as secure. */
   trustedProxies: string[];
+  /** PTYWS_TLS_CA: PEM CA bundle; with it every client must present a certificate it signed (mTLS). */
+  tlsCa?: string;
+  /** PTYWS_MTLS_SCOPES, default pty:observe: the scopes of a certificate principal (no bearer token). */
+  mtlsScopes: Scope[];
+  /** PTYWS_AUDIT_LOG: off|stdout|stderr|<absolute file>; default single-node `<stateDir>/audit.jsonl`, cluster Postgres only. */
+  auditLog?: string;
+  /** PTYWS_MAX_SESSIONS_PER_AGENT, default 256: running sessions one agent owns; more are refused (429). */
+  maxSessionsPerAgent: number;
+  /** PTYWS_MAX_SESSIONS_PER_INSTANCE, default 1024: running sessions of the instance across all agents. */
+  maxSessionsPerInstance: number;
+  /** PTYWS_MAX_CONNS_PER_PRINCIPAL, default 256: open attach connections per principal (cluster-wide). */
+  maxConnsPerPrincipal: number;
+  /** PTYWS_MAX_CONNS_PER_INSTANCE, default 20000: open attach connections per instance (cluster-wide). */
+  maxConnsPerInstance: number;
+  /** PTYWS_ABUSE_REFUSALS, default 100: rate-limit refusals in a row after which a connection is closed (4429). */
+  abuseRefusals: number;
+  /** PTYWS_ABUSE_REFUSALS_PER_S, default 10: sustained refusals per second after which it is closed. */
+  abuseRefusalsPerS: number;
 }

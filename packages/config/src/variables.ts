@@ -20,6 +20,7 @@ import {
   toggle,
   type Rule,
 } from './rules';
+import { auditTarget, scopeList } from './security-rules';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -61,6 +62,21 @@ const SPECS: SpecTable = {
     default: '8080',
     description: 'TCP port to listen on; 0 picks a free port (tests).',
     rule: integer(0, 65_535),
+  },
+  grpcPort: {
+    name: 'PTYWS_GRPC_PORT',
+    default: '8082',
+    description:
+      'Port of the edge gRPC server (A2A `lf.a2a.v1.A2AService` and `ptyws.admin.v1.AdminService`, TLS when PTYWS_TLS_CERT/KEY are set); 0 disables it. Unset while PTYWS_PORT=0 (free-port test runs): off, so parallel servers do not clash on 8082.',
+    rule: integer(0, 65_535),
+    defaultValue: (env) => ((env['PTYWS_PORT'] ?? '').trim() === '0' ? 0 : 8082),
+  },
+  grpcHost: {
+    name: 'PTYWS_GRPC_HOST',
+    default: '$PTYWS_HOST',
+    description: 'Address the gRPC server listens on.',
+    rule: host(),
+    defaultValue: () => undefined,
   },
   agentMetricsPort: {
     name: 'PTYWS_AGENT_METRICS_PORT',
@@ -240,6 +256,24 @@ const SPECS: SpecTable = {
     description: 'Task output kept as its artifact; the tail beyond is cut.',
     rule: integer(1, 64 * MIB),
   },
+  pushAttempts: {
+    name: 'PTYWS_PUSH_ATTEMPTS',
+    default: '8',
+    description: 'Tries per A2A push notification (webhook POST), the first included, before it is given up.',
+    rule: integer(1, 100),
+  },
+  pushBackoffMs: {
+    name: 'PTYWS_PUSH_BACKOFF_MS',
+    default: '500',
+    description: 'Wait before the first retry of a push notification; doubles per retry, capped at 60 s.',
+    rule: integer(1, MAX_TIMER_MS),
+  },
+  pushTimeoutMs: {
+    name: 'PTYWS_PUSH_TIMEOUT_MS',
+    default: '5000',
+    description: 'Time limit of one push notification POST (connect, send, response status).',
+    rule: integer(1, MAX_TIMER_MS),
+  },
   closedSessionTtlS: {
     name: 'PTYWS_CLOSED_SESSION_TTL_S',
     default: '86400',
@@ -259,6 +293,14 @@ const SPECS: SpecTable = {
       "The agent's private directory: tmux/screen sockets (per agent id) and shell-integration files; restarted agents find their sessions here.",
     rule: stateDirectory(),
     defaultValue: defaultStateDir,
+  },
+  transcriptDir: {
+    name: 'PTYWS_TRANSCRIPT_DIR',
+    default: '$PTYWS_STATE_DIR/pty-transcripts',
+    description:
+      'Single-node mode: where the transcript archive (frames evicted from replay, gzip chunks per session) is kept; cluster mode uses Postgres.',
+    rule: absolutePath(),
+    defaultValue: () => undefined,
   },
   allowEnvOverride: {
     name: 'PTYWS_ALLOW_ENV_OVERRIDE',
@@ -341,6 +383,67 @@ const SPECS: SpecTable = {
       'Comma-separated CIDRs (e.g. 10.0.0.0/8,::1/128) whose `X-Forwarded-Proto: https` makes a plain request count as secure.',
     rule: cidrList(),
     defaultValue: () => [],
+  },
+  tlsCa: {
+    name: 'PTYWS_TLS_CA',
+    default: '(unset: no client certificates)',
+    description:
+      'PEM CA bundle (needs PTYWS_TLS_CERT/KEY): every client must present a certificate signed by it (mTLS); without a bearer token the certificate subject is the principal.',
+    rule: absolutePath(),
+    defaultValue: () => undefined,
+  },
+  mtlsScopes: {
+    name: 'PTYWS_MTLS_SCOPES',
+    default: 'pty:observe',
+    description:
+      'Comma-separated scopes of a certificate principal (a client that sent a certificate but no bearer token).',
+    rule: scopeList(),
+  },
+  auditLog: {
+    name: 'PTYWS_AUDIT_LOG',
+    default: '$PTYWS_STATE_DIR/audit.jsonl (single-node); Postgres (cluster)',
+    description:
+      'Audit events as JSON lines: an absolute file, `stdout` or `stderr` (not queryable), or `off`. Cluster mode always writes the Postgres `audit_log` table, and this too when set.',
+    rule: auditTarget(),
+    defaultValue: () => undefined,
+  },
+  maxSessionsPerAgent: {
+    name: 'PTYWS_MAX_SESSIONS_PER_AGENT',
+    default: '256',
+    description: 'Running sessions one agent may own; further creations get 429 `RATE_LIMITED`.',
+    rule: integer(1, 1_000_000),
+  },
+  maxSessionsPerInstance: {
+    name: 'PTYWS_MAX_SESSIONS_PER_INSTANCE',
+    default: '1024',
+    description: 'Running sessions of the instance across all agents; further creations get 429 `RATE_LIMITED`.',
+    rule: integer(1, 10_000_000),
+  },
+  maxConnsPerPrincipal: {
+    name: 'PTYWS_MAX_CONNS_PER_PRINCIPAL',
+    default: '256',
+    description:
+      'Open attach connections per principal, counted across all edges (cluster: shared within ~250 ms); more get 429.',
+    rule: integer(1, 10_000_000),
+  },
+  maxConnsPerInstance: {
+    name: 'PTYWS_MAX_CONNS_PER_INSTANCE',
+    default: '20000',
+    description: 'Open attach connections per instance, counted across all edges; more get 429.',
+    rule: integer(1, 100_000_000),
+  },
+  abuseRefusals: {
+    name: 'PTYWS_ABUSE_REFUSALS',
+    default: '100',
+    description:
+      'Frame or input-byte refusals in a row after which a connection is closed (`binding_goodbye` rate_limited, 4429).',
+    rule: integer(1, 1_000_000),
+  },
+  abuseRefusalsPerS: {
+    name: 'PTYWS_ABUSE_REFUSALS_PER_S',
+    default: '10',
+    description: 'Refusals per second a connection may sustain before it is closed the same way.',
+    rule: integer(1, 1_000_000),
   },
 };
 

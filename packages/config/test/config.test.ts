@@ -18,6 +18,7 @@ describe('loadConfig defaults', () => {
     expect(config).toEqual<Config>({
       host: '127.0.0.1',
       port: 8080,
+      grpcPort: 8082,
       agentMetricsPort: 9464,
       gracePeriodS: 25,
       natsPrefix: 'ptyws',
@@ -43,6 +44,9 @@ describe('loadConfig defaults', () => {
       slowConsumerBytes: 1048576,
       taskTimeoutS: 600,
       taskOutputBytes: 65536,
+      pushAttempts: 8,
+      pushBackoffMs: 500,
+      pushTimeoutMs: 5000,
       closedSessionTtlS: 86400,
       logLevel: 'info',
       stateDir: `/tmp/pty-ws-${process.getuid?.() ?? 0}`,
@@ -55,8 +59,17 @@ describe('loadConfig defaults', () => {
       inputBytesPerConn: 4194304,
       maxSockets: 10000,
       trustedProxies: [],
+      mtlsScopes: ['pty:observe'],
+      maxSessionsPerAgent: 256,
+      maxSessionsPerInstance: 1024,
+      maxConnsPerPrincipal: 256,
+      maxConnsPerInstance: 20000,
+      abuseRefusals: 100,
+      abuseRefusalsPerS: 10,
     });
     expect(config).not.toHaveProperty('adminToken');
+    expect(config).not.toHaveProperty('tlsCa');
+    expect(config).not.toHaveProperty('auditLog');
   });
 
   it('derives agent and edge ids from the host name, folded into the id alphabet', () => {
@@ -382,6 +395,10 @@ describe('CONFIG_VARIABLES and the README table', () => {
         tlsCert: '/etc/ptyws/cert.pem',
         tlsKey: '/etc/ptyws/key.pem',
         allowInsecure: false,
+        grpcHost: '0.0.0.0',
+        transcriptDir: '/var/lib/ptyws/transcripts',
+        tlsCa: '/etc/ptyws/clients-ca.pem',
+        auditLog: 'stderr',
       },
     );
     expect([...fields].sort()).toEqual(Object.keys(config).sort());
@@ -436,5 +453,28 @@ describe('security variables', () => {
     ]);
     expect(problemsOf({ PTYWS_TRUSTED_PROXIES: '10.0.0.0/33' })).toHaveLength(1);
     expect(problemsOf({ PTYWS_TRUSTED_PROXIES: 'proxy.local' })).toHaveLength(1);
+  });
+});
+
+describe('security variables', () => {
+  it('PTYWS_TLS_CA needs the edge to serve TLS itself', () => {
+    expect(() => loadConfig({ PTYWS_TLS_CA: '/etc/ca.pem' })).toThrow(/PTYWS_TLS_CA is set but PTYWS_TLS_CERT is not/);
+    const ok = loadConfig({ PTYWS_TLS_CA: '/ca.pem', PTYWS_TLS_CERT: '/c.pem', PTYWS_TLS_KEY: '/k.pem' });
+    expect(ok.tlsCa).toBe('/ca.pem');
+  });
+
+  it('PTYWS_MTLS_SCOPES is a non-empty list of known scopes', () => {
+    expect(loadConfig({ PTYWS_MTLS_SCOPES: 'pty:observe, pty:control,pty:observe' }).mtlsScopes).toEqual([
+      'pty:observe',
+      'pty:control',
+    ]);
+    expect(() => loadConfig({ PTYWS_MTLS_SCOPES: 'pty:root' })).toThrow(/PTYWS_MTLS_SCOPES=pty:root: invalid/);
+  });
+
+  it('PTYWS_AUDIT_LOG is off, stdout, stderr or an absolute path', () => {
+    for (const v of ['off', 'stdout', 'stderr', '/var/log/ptyws/audit.jsonl']) {
+      expect(loadConfig({ PTYWS_AUDIT_LOG: v }).auditLog).toBe(v);
+    }
+    expect(() => loadConfig({ PTYWS_AUDIT_LOG: 'audit.jsonl' })).toThrow(/PTYWS_AUDIT_LOG=audit.jsonl/);
   });
 });

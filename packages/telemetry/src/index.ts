@@ -2,6 +2,7 @@
 export {
   Metrics,
   type AgentMetrics,
+  type AuditMetrics,
   type ClusterMetrics,
   type ConnectionSample,
   type EdgeMetrics,
@@ -13,3 +14,27 @@ export {
 export * from './labels';
 export { createLogger, isLogLevel, LOG_LEVELS, type Logger, type LoggerOptions, type LogLevel } from './logger';
 export { startMetricsServer, type RunningMetricsServer } from './metrics-server';
+export {
+  AGENT_SERVICE,
+  EDGE_SERVICE,
+  startTracing,
+  tracingRequested,
+  type Tracing,
+  type TracingOptions,
+} from './tracing';
+export {
+  SpanKind,
+  contextFromHeaders,
+  failSpan,
+  globalTracer,
+  inSpan,
+  logTraceId,
+  startRequestSpan,
+  traceIdOf,
+  type Context,
+  type RequestSpanOptions,
+  type Span,
+  type Tracer,
+} from './trace-context';
+export { childLogger } from './child-logger';
+export { pushNotificationMetrics, type PushNotificationMetrics } from './push-metrics';

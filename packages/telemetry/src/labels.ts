@@ -64,6 +64,10 @@ export const RATE_LIMITS = [
   'frames',
   'input_bytes',
   'sockets',
+  'open_connections_principal',
+  'open_connections_instance',
+  'sessions_agent',
+  'sessions_instance',
   'other',
 ] as const;
 export type RateLimit = (typeof RATE_LIMITS)[number];

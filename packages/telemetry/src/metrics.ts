@@ -67,6 +67,15 @@ export interface AgentMetrics {
   keyframe(trigger: KeyframeTrigger, bytes: number, seconds: number): void;
 }
 
+/** Recorders of the audit trail (edge): events recorded, and what its sinks could not write. */
+export interface AuditMetrics {
+  auditRecorded(): void;
+  /** Events dropped because a sink's queue was full. */
+  auditDropped(events: number): void;
+  /** A batch write failed (it is retried). */
+  auditWriteFailed(): void;
+}
+
 /** Recorders of the cluster adapters (NATS, Postgres). */
 export interface ClusterMetrics {
   natsConsumerLag(messages: number): void;
@@ -97,7 +106,7 @@ const KIND_INDEX: Readonly<Record<FrameKind, number>> = Object.fromEntries(FRAME
  * Hot-path recorders (frames and bytes in/out) only add to plain numbers; the counters read them
  * at scrape time, so a published frame costs a few additions and no allocation.
  */
-export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, MetricsExposition {
+export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, AuditMetrics, MetricsExposition {
   readonly registry: Registry;
 
   private readonly connectionSources = new Set<() => Iterable<ConnectionSample>>();
@@ -118,6 +127,9 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Metri
   private readonly reaped: Counter;
   private readonly authFailures: Counter<'reason'>;
   private readonly rateLimits: Counter<'limit'>;
+  private readonly auditEvents: Counter;
+  private readonly auditDrops: Counter;
+  private readonly auditFailures: Counter;
   private readonly echo: Histogram;
   private readonly keyframes: Counter<'trigger'>;
   private readonly keyframeBytes: Counter<'trigger'>;
@@ -234,6 +246,21 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Metri
       registers,
     });
     for (const limit of RATE_LIMITS) this.rateLimits.inc({ limit }, 0);
+    this.auditEvents = new Counter({
+      name: 'ptyws_audit_events_total',
+      help: 'Audit events recorded by this edge.',
+      registers,
+    });
+    this.auditDrops = new Counter({
+      name: 'ptyws_audit_dropped_total',
+      help: 'Audit events dropped because a sink could not keep up (queue full).',
+      registers,
+    });
+    this.auditFailures = new Counter({
+      name: 'ptyws_audit_write_failures_total',
+      help: 'Audit batch writes that failed (retried).',
+      registers,
+    });
     this.echo = new Histogram({
       name: 'ptyws_echo_latency_seconds',
       help: 'Input frame received by the edge → first Output frame of the same session published by it.',
@@ -368,6 +395,18 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Metri
 
   rateLimited(limit: RateLimit): void {
     this.rateLimits.inc({ limit: (RATE_LIMITS as readonly string[]).includes(limit) ? limit : 'other' });
+  }
+
+  auditRecorded(): void {
+    this.auditEvents.inc();
+  }
+
+  auditDropped(events: number): void {
+    this.auditDrops.inc(events);
+  }
+
+  auditWriteFailed(): void {
+    this.auditFailures.inc();
   }
 
   echoLatency(seconds: number): void {

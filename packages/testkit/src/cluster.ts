@@ -18,6 +18,8 @@ export interface EdgeHandle extends ServiceHandle {
   /** Stable across restart(): a restarted edge listens on its first port again. */
   readonly httpUrl: string;
   readonly wsUrl: string;
+  /** `host:port` of its gRPC server, when the cluster was started with a non-zero `grpcPort`. */
+  readonly grpcAddress?: string;
 }
 
 export interface AgentHandle extends ServiceHandle {
@@ -37,6 +39,8 @@ export interface ClusterOptions {
    * variable for it in packages/config (the agent reads none yet): refused until one exists.
    */
   edgeTimeoutMs?: number;
+  /** Extra variables for every process (not PTYWS_*: e.g. OTEL_* to turn tracing on). */
+  env?: Record<string, string>;
 }
 
 export interface ClusterHandle {
@@ -49,6 +53,8 @@ export interface ClusterHandle {
   wsUrl: string;
   /** Every edge's ws:// base; attach URLs rotate through them. */
   edgeWsUrls: string[];
+  /** Every edge's gRPC `host:port` (empty when gRPC is off, the test default). */
+  edgeGrpcAddresses: string[];
   /** The processes, for fault tests: [agent], [edge a, edge b]. */
   agents: AgentHandle[];
   edges: EdgeHandle[];
@@ -76,9 +82,13 @@ function toEnv(overrides: Partial<Config>): Record<string, string> {
         ? value
           ? 'enabled'
           : 'disabled'
-        : Array.isArray(value)
-          ? value.join(',')
-          : String(value);
+        : typeof value === 'boolean'
+          ? value
+            ? '1'
+            : '0'
+          : Array.isArray(value)
+            ? value.join(',')
+            : String(value);
   }
   return env;
 }
@@ -138,7 +148,7 @@ function edgeTimeoutEnv(ms: number | undefined): Record<string, string> {
 }
 
 /** A port nothing listens on right now (the kernel's pick, released at once). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -155,17 +165,27 @@ function freePort(): Promise<number> {
  * Picking a port and binding it later can lose a race with another process: try a few.
  */
 async function startEdge(base: Record<string, string>, edgeId: string, label: string): Promise<EdgeHandle> {
+  // gRPC, when asked for, gets a port of its own per edge (both edges run on this machine).
+  const grpc = (base['PTYWS_GRPC_PORT'] ?? '0') !== '0';
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
+    const grpcPort = grpc ? await freePort() : 0;
     try {
       const { service, match } = await ServiceProcess.start(
         label,
         'services/edge/dist/main.js',
-        { ...base, PTYWS_EDGE_ID: edgeId, PTYWS_PORT: String(port) },
-        /listening on http:\/\/([^:]+):(\d+)/,
+        { ...base, PTYWS_EDGE_ID: edgeId, PTYWS_PORT: String(port), PTYWS_GRPC_PORT: String(grpcPort) },
+        /listening on (https?):\/\/([^:]+):(\d+)/,
       );
-      const host = `${match[1]}:${match[2]}`;
-      return Object.assign(service, { edgeId, httpUrl: `http://${host}`, wsUrl: `ws://${host}` });
+      // An edge with PTYWS_TLS_CERT serves https and wss.
+      const tls = match[1] === 'https';
+      const host = `${match[2]}:${match[3]}`;
+      return Object.assign(service, {
+        edgeId,
+        httpUrl: `${tls ? 'https' : 'http'}://${host}`,
+        wsUrl: `${tls ? 'wss' : 'ws'}://${host}`,
+        ...(grpc ? { grpcAddress: `${match[2]}:${grpcPort}` } : {}),
+      });
     } catch (err) {
       if (attempt >= 3 || !/cannot listen/.test((err as Error).message)) throw err;
     }
@@ -190,6 +210,7 @@ export async function startCluster(overrides: Partial<Config>, options: ClusterO
     PTYWS_ADMIN_TOKEN: adminToken,
     PTYWS_PORT: '0',
   };
+  const procEnv = { ...options.env, ...base };
   const services: ServiceHandle[] = [];
   const cleanup = async () => {
     await Promise.all(services.map((s) => s.stop()));
@@ -202,11 +223,13 @@ export async function startCluster(overrides: Partial<Config>, options: ClusterO
     const agent = await ServiceProcess.start(
       'agent',
       'services/pty-agent/dist/main.js',
-      { ...base, PTYWS_AGENT_ID: agentId, PTYWS_AGENT_METRICS_PORT: '0' },
+      { ...procEnv, PTYWS_AGENT_ID: agentId, PTYWS_AGENT_METRICS_PORT: '0' },
       /serving instance/,
     );
     services.push(agent.service);
-    const settled = await Promise.allSettled(['a', 'b'].map((e) => startEdge(base, `edge-${e}-${run}`, `edge-${e}`)));
+    const settled = await Promise.allSettled(
+      ['a', 'b'].map((e) => startEdge(procEnv, `edge-${e}-${run}`, `edge-${e}`)),
+    );
     for (const r of settled) if (r.status === 'fulfilled') services.push(r.value);
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
@@ -221,6 +244,7 @@ export async function startCluster(overrides: Partial<Config>, options: ClusterO
       httpUrl: edges[0]!.httpUrl,
       wsUrl: edges[0]!.wsUrl,
       edgeWsUrls: edges.map((e) => e.wsUrl),
+      edgeGrpcAddresses: edges.flatMap((e) => (e.grpcAddress ? [e.grpcAddress] : [])),
       agents: [Object.assign(agent.service, { agentId })],
       edges,
       natsPrefix: prefix,

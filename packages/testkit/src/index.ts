@@ -9,4 +9,4 @@ export * from './context';
 export * from './screen';
 export * from './sequence';
 export * from './cluster';
-export type { ServiceHandle } from './cluster-process';
+export { ServiceProcess, type ServiceHandle } from './cluster-process';

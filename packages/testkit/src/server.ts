@@ -2,6 +2,9 @@
  * Starts a real server for a test. The mode comes from PTYWS_TEST_MODE so the same suite can
  * later run against a cluster; only `embedded` (one process, in-memory adapters) exists now.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Config } from '@pty-ws/config';
 import { startCluster } from './cluster';
 
@@ -14,6 +17,10 @@ export interface NodeHandle {
   adminToken: string;
   httpUrl: string;
   wsUrl: string;
+  /** The gRPC server's port, when the test asked for one (`grpcPort`). */
+  grpcPort?: number;
+  /** Cluster mode: every edge's gRPC `host:port`. */
+  edgeGrpcAddresses?: string[];
   stop(): Promise<void>;
 }
 
@@ -26,6 +33,11 @@ export interface TestServer {
   readonly wsUrl: string;
   readonly instanceId: string;
   readonly adminToken: string;
+  /**
+   * gRPC `host:port` of each edge (one in embedded mode); empty unless the test asked for gRPC
+   * with `{ grpcPort: await freePort() }` (or any non-zero port).
+   */
+  readonly grpcAddresses: string[];
   /** `ws://…/agents/{instance_id}/sessions/{session_id}/attach` */
   attachUrl(sessionId: string, instanceId?: string): string;
   stop(): Promise<void>;
@@ -44,6 +56,8 @@ export function testDefaults(): Partial<Config> {
     shell: '/bin/sh',
     pingIntervalMs: 500,
     pongTimeoutMs: 5000,
+    // Off unless a test asks: the default port would clash between parallel servers.
+    grpcPort: 0,
   };
 }
 
@@ -65,8 +79,16 @@ interface LoggerLike {
 
 type StartNode = (
   overrides: Partial<Config>,
-  opts?: { env?: Record<string, string | undefined>; logger?: LoggerLike },
+  opts?: { env?: Record<string, string | undefined>; logger?: LoggerLike; tracing?: unknown },
 ) => Promise<NodeHandle>;
+
+/** What a test may hand the embedded node besides configuration. */
+export interface TestServerOptions {
+  /** Receives the server's log lines (default: none, or stderr with PTYWS_TEST_LOG_LEVEL). */
+  logger?: LoggerLike;
+  /** A started `Tracing` (@pty-ws/telemetry startTracing): the agent half reports as its own service. */
+  tracing?: unknown;
+}
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -92,12 +114,20 @@ function loadStartNode(): StartNode {
   return mod.startNode as StartNode;
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const mode = testMode();
   if (mode === 'cluster') return startClusterTestServer({ ...testDefaults(), ...overrides });
   // An empty environment: the caller's PTYWS_* variables must not leak into the server under test.
-  const logger = testLogger();
-  const node = await loadStartNode()({ ...testDefaults(), ...overrides }, { env: {}, ...(logger ? { logger } : {}) });
+  const logger = options.logger ?? testLogger();
+  // Each server archives transcripts in a directory of its own, removed when it stops.
+  const transcriptDir = overrides.transcriptDir ?? mkdtempSync(path.join(tmpdir(), 'ptyws-transcripts-'));
+  const node = await loadStartNode()(
+    { ...testDefaults(), transcriptDir, ...overrides },
+    { env: {}, ...(logger ? { logger } : {}), ...(options.tracing ? { tracing: options.tracing } : {}) },
+  );
   const wsUrl = node.wsUrl.replace(/\/$/, '');
   const httpUrl = node.httpUrl.replace(/\/$/, '');
   let stopping: Promise<void> | undefined;
@@ -108,9 +138,13 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     wsUrl,
     instanceId: node.instanceId,
     adminToken: node.adminToken,
+    grpcAddresses: node.grpcPort ? [`${node.host}:${node.grpcPort}`] : [],
     attachUrl: (sessionId, instanceId = node.instanceId) =>
       `${wsUrl}/agents/${encodeURIComponent(instanceId)}/sessions/${encodeURIComponent(sessionId)}/attach`,
-    stop: () => (stopping ??= node.stop()),
+    stop: () =>
+      (stopping ??= node.stop().finally(() => {
+        if (overrides.transcriptDir === undefined) rmSync(transcriptDir, { recursive: true, force: true });
+      })),
   };
 }
 
@@ -127,6 +161,7 @@ async function startClusterTestServer(overrides: Partial<Config>): Promise<TestS
     wsUrl: cluster.wsUrl,
     instanceId: cluster.instanceId,
     adminToken: cluster.adminToken,
+    grpcAddresses: cluster.edgeGrpcAddresses,
     attachUrl: (sessionId, instanceId = cluster.instanceId) => {
       const base = cluster.edgeWsUrls[next++ % cluster.edgeWsUrls.length];
       return `${base}/agents/${encodeURIComponent(instanceId)}/sessions/${encodeURIComponent(sessionId)}/attach`;

@@ -1,15 +1,30 @@
 import type { Config } from '@pty-ws/config';
-import { CloseCode, type SessionHostCapabilities } from '@pty-ws/protocol';
-import type { FrameLog, SessionControl, SessionRegistry, TokenStore } from '@pty-ws/ports';
-import type { EdgeMetrics, MetricsExposition } from '@pty-ws/telemetry';
+import { CloseCode } from '@pty-ws/protocol';
+import { NO_AUDIT } from '@pty-ws/ports';
+import type {
+  AuditLog,
+  FrameLog,
+  MembershipStore,
+  SessionControl,
+  SessionRegistry,
+  TokenStore,
+  TranscriptArchive,
+} from '@pty-ws/ports';
+import type { AuditMetrics, EdgeMetrics, MetricsExposition } from '@pty-ws/telemetry';
+import type { A2aOperations } from '@pty-ws/a2a';
 import { Authenticator } from './auth';
+import { EdgeAudit } from './audit/edge-audit';
+import { startEdgeGrpc } from './grpc/edge-grpc';
+import { mountAuditApi } from './http/audit-api';
+import { mountA2aHttp } from './http/a2a/a2a-http';
 import { mountRestApi } from './http/rest-api';
 import { mountStatic } from './http/static';
 import type { Logger } from './logger';
-import { ConnectionAdmission } from './limits';
+import { ConnectionAdmission, SharedLimits, type LimitsExchange } from './limits';
+import { MtlsFront } from './mtls/mtls-front';
 import { TransportPolicy, createApp } from './transport';
 import { uWS, type us_listen_socket } from './uws';
-import { AttachHandler } from './ws/attach-handler';
+import { AttachHandler, type SessionHostSource } from './ws/attach-handler';
 import type { Conn } from './ws/connection';
 import { HubRegistry } from './ws/hubs';
 import { upgradeHandler } from './ws/upgrade';
@@ -20,17 +35,30 @@ export interface EdgeDeps {
   log: FrameLog;
   registry: SessionRegistry;
   tokens: TokenStore;
+  /** The archive of frames evicted from the log: transcript API and replay counters. */
+  transcripts?: TranscriptArchive;
+  /** The members each session's owner saved: `members` counts in the sessions API. */
+  membership?: MembershipStore;
   logger: Logger;
-  sessionHost: SessionHostCapabilities;
+  /** binding_hello.session_host: fixed (single node) or read per connection (cluster: live agents). */
+  sessionHost: SessionHostSource;
   ready?: () => boolean;
   /** Told after this edge revoked a token, so other edges can close its connections too (cluster). */
   onTokenRevoked?: (tokenId: string) => void;
   /** Recorders plus GET /metrics; in single-node mode the registry also holds the agent's metrics. */
-  metrics?: EdgeMetrics & MetricsExposition;
+  metrics?: EdgeMetrics & AuditMetrics & MetricsExposition;
+  /** The audit trail (attaches, roles, input attribution, tokens); absent: nothing is audited. */
+  audit?: AuditLog;
+  /** Cluster: how edges share connection counts and admissions; absent: limits are this edge's own. */
+  limitsExchange?: LimitsExchange;
+  /** The A2A core: served over HTTP+JSON, JSON-RPC and gRPC (PTYWS_GRPC_PORT) when given. */
+  a2a?: A2aOperations;
 }
 
 export interface RunningEdge {
   port: number;
+  /** The gRPC server's port (A2A + admin services); absent when PTYWS_GRPC_PORT=0. */
+  grpcPort?: number;
   /** Closes this edge's connections of a token revoked elsewhere (binding_goodbye principal_revoked, 4401). */
   closeConnectionsOf(tokenId: string): void;
   stop(): Promise<void>;
@@ -40,6 +68,12 @@ export interface RunningEdge {
 export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const { config, logger } = deps;
   const app = createApp(config, logger);
+  // mTLS (PTYWS_TLS_CA): a TLS front verifies client certificates and relays to the app on loopback.
+  const front =
+    config.tlsCa !== undefined && config.tlsCert !== undefined && config.tlsKey !== undefined
+      ? new MtlsFront({ certFile: config.tlsCert, keyFile: config.tlsKey, caFile: config.tlsCa, logger })
+      : undefined;
+  const transport = TransportPolicy.fromConfig(config, front);
   const hubs = new HubRegistry({
     app,
     log: deps.log,
@@ -49,7 +83,8 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     onLagged: (conn) =>
       logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
   });
-  const auth = new Authenticator(deps.tokens, config.authEnabled);
+  const auth = new Authenticator(deps.tokens, config.authEnabled, config.mtlsScopes);
+  const audit = deps.audit ? new EdgeAudit(deps.audit, config.edgeId, config.instanceId, deps.metrics) : undefined;
   const handler: AttachHandler = new AttachHandler({
     control: deps.control,
     log: deps.log,
@@ -58,9 +93,25 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     edgeId: config.edgeId,
     sessionHost: deps.sessionHost,
     metrics: deps.metrics,
-    frameLimits: { frameRatePerConn: config.frameRatePerConn, inputBytesPerConn: config.inputBytesPerConn },
+    frameLimits: {
+      frameRatePerConn: config.frameRatePerConn,
+      inputBytesPerConn: config.inputBytesPerConn,
+      abuseRefusals: config.abuseRefusals,
+      abuseRefusalsPerS: config.abuseRefusalsPerS,
+    },
+    ...(audit ? { audit } : {}),
   });
   const admission = new ConnectionAdmission(config, () => handler.conns.size);
+  // Cluster: connection counts and rates shared with the other edges (SharedLimits).
+  const shared = deps.limitsExchange
+    ? new SharedLimits(
+        config.edgeId,
+        deps.limitsExchange,
+        () => handler.conns,
+        (p, i) => admission.chargeRemote(p, i),
+      )
+    : undefined;
+  admission.countConnections(() => handler.conns, shared);
   const untrackConnections = deps.metrics?.trackConnections(() => handler.conns);
   let draining = false;
 
@@ -107,7 +158,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
       admission,
       onRateLimited: (limit) => deps.metrics?.rateLimited(limit),
-      transport: TransportPolicy.fromConfig(config),
+      transport,
     }),
     open: guarded('open', (ws) => {
       if (draining) {
@@ -135,17 +186,42 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   };
 
   mountStatic(app);
+  // A2A HTTP+JSON and JSON-RPC bindings over the same core as gRPC (before the REST catch-all 404).
+  if (deps.a2a) {
+    mountA2aHttp(app, {
+      ops: deps.a2a,
+      auth,
+      instanceId: config.instanceId,
+      logger,
+      transport,
+      onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
+    });
+  }
+  // Without a trail (PTYWS_AUDIT_LOG=off) the endpoint says so instead of a bare 404.
+  mountAuditApi(app, {
+    transport,
+    instanceId: config.instanceId,
+    auth,
+    audit: deps.audit ?? NO_AUDIT,
+    onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
+  });
   mountRestApi(app, {
+    a2a: deps.a2a !== undefined,
+    transport,
+    ...(audit ? { audit } : {}),
     config,
     control: deps.control,
     registry: deps.registry,
     tokens: deps.tokens,
     log: deps.log,
+    ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
+    ...(deps.membership ? { membership: deps.membership } : {}),
     auth,
     ready: () => !draining && (deps.ready?.() ?? true),
     hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
     metrics: deps.metrics,
     onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
+    onRateLimited: (limit) => deps.metrics?.rateLimited(limit),
     onTokenRevoked: (tokenId) => {
       closeConnectionsOf(tokenId);
       deps.onTokenRevoked?.(tokenId);
@@ -178,15 +254,46 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   }, config.pingIntervalMs);
   heartbeat.unref();
 
+  // Behind the mTLS front the app takes loopback connections only, on a port of its own.
+  const [appHost, appPort] = front ? ['127.0.0.1', 0] : [config.host, config.port];
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(config.host, config.port, (s) =>
-      s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${config.port}`)),
-    );
+    app.listen(appHost, appPort, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${appHost}:${appPort}`))));
   });
-  const port = uWS.us_socket_local_port(listenSocket);
+  let port = uWS.us_socket_local_port(listenSocket);
+  if (front) {
+    try {
+      port = await front.listen(config.host, config.port, port);
+    } catch (err) {
+      uWS.us_listen_socket_close(listenSocket);
+      throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+    }
+  }
+  const grpc = await startEdgeGrpc({
+    config,
+    logger,
+    auth,
+    control: deps.control,
+    registry: deps.registry,
+    tokens: deps.tokens,
+    log: deps.log,
+    ...(deps.a2a ? { a2a: deps.a2a } : {}),
+    ...(audit ? { audit } : {}),
+    httpPort: port,
+    hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
+    onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
+    onTokenRevoked: (tokenId) => {
+      closeConnectionsOf(tokenId);
+      deps.onTokenRevoked?.(tokenId);
+    },
+  }).catch(async (err: unknown) => {
+    uWS.us_listen_socket_close(listenSocket);
+    await front?.close();
+    throw err;
+  });
 
   return {
     port,
+    ...(grpc ? { grpcPort: grpc.port } : {}),
     closeConnectionsOf,
     async stop() {
       draining = true;
@@ -194,8 +301,12 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       for (const conn of [...handler.conns]) handler.goodbye(conn, 'server_shutdown', CloseCode.NORMAL);
       for (const unsub of closeWatch.values()) unsub();
       uWS.us_listen_socket_close(listenSocket);
+      await front?.close();
+      await grpc?.stop(1000);
       for (const hub of hubs.all()) hub.dispose();
       untrackConnections?.();
+      audit?.stop();
+      shared?.stop();
     },
   };
 }

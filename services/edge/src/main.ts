@@ -1,16 +1,20 @@
 import { newId, SCOPES, type SessionHostCapabilities } from '@pty-ws/protocol';
 import { loadConfig } from '@pty-ws/config';
+import { PgAuditLog } from '@pty-ws/adapters-postgres';
 import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
-import { NatsSessionControl, startEdgeHeartbeat } from '@pty-ws/control-nats';
-import { createLogger, isLogLevel, Metrics } from '@pty-ws/telemetry';
+import { AgentDirectory, NatsSessionControl, startEdgeHeartbeat } from '@pty-ws/control-nats';
+import { EDGE_SERVICE, createLogger, isLogLevel, Metrics, startTracing } from '@pty-ws/telemetry';
 import { generateToken, hashToken } from './auth';
+import { openJsonLinesAudit, problemReporter, TeeAuditLog } from './audit/open-audit-log';
+import { A2aCore } from '@pty-ws/a2a';
 import { startEdge } from './edge-server';
+import { natsLimitsExchange } from './limits';
 
 /**
- * What hello advertises for sessions reached through this edge. Agents validate the real
- * selection at creation; the edge does not know which backends a given agent has installed.
+ * What hello advertises while no agent of the instance has announced itself: what every agent
+ * hosts. Otherwise hello carries the live agents' own capabilities (AgentDirectory).
  */
-const CLUSTER_SESSION_HOST: SessionHostCapabilities = {
+const NATIVE_ONLY: SessionHostCapabilities = {
   supported_backends: ['native'],
   default_backend: 'native',
   supported_classes: ['direct'],
@@ -23,6 +27,8 @@ const CLUSTER_SESSION_HOST: SessionHostCapabilities = {
 /** `npm run edge`: a stateless edge in cluster mode (NATS + Postgres). */
 async function main(): Promise<RunningService> {
   const config = loadConfig();
+  // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
+  const tracing = startTracing({ serviceName: EDGE_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-edge' });
   const backend = await openClusterBackend(config, `edge-${config.edgeId}`);
   const { nc, pg } = backend;
@@ -49,23 +55,44 @@ async function main(): Promise<RunningService> {
   }
 
   const revokedSubject = `${config.natsPrefix}.tokens.revoked`;
+  // Which agents are alive and what each hosts: hello advertises it, placement honours it.
+  const agents = await AgentDirectory.start(nc, { prefix: config.natsPrefix });
   const control = new NatsSessionControl(nc, {
     prefix: config.natsPrefix,
     registry: pg.sessions,
     taskTimeoutMs: config.taskTimeoutS * 1000 + 5000,
+    placement: (instanceId, backend) => agents.agentFor(instanceId, backend),
   });
   const stopHeartbeat = startEdgeHeartbeat(nc, config.natsPrefix, config.edgeId);
+  // The audit trail is the Postgres table (shared by every edge), plus JSON lines if PTYWS_AUDIT_LOG is set.
+  const metrics = new Metrics({ labels: { edge: config.edgeId } });
+  const audit = new TeeAuditLog(
+    new PgAuditLog(pg.pool, config.dbSchema, { onProblem: problemReporter(logger, 'postgres audit_log', metrics) }),
+    await openJsonLinesAudit(config, 'cluster', logger, metrics),
+  );
   const edge = await startEdge({
+    audit,
+    limitsExchange: natsLimitsExchange(nc, config.natsPrefix),
     config,
     control,
     log: backend.log,
     registry: pg.sessions,
     tokens: pg.tokens,
+    transcripts: pg.transcripts,
+    membership: backend.membership,
     logger,
-    sessionHost: CLUSTER_SESSION_HOST,
-    metrics: new Metrics({ labels: { edge: config.edgeId } }),
+    sessionHost: () => agents.sessionHost(config.instanceId) ?? NATIVE_ONLY,
+    metrics,
     ready: () => backend.healthy(),
     onTokenRevoked: (tokenId) => nc.publish(revokedSubject, tokenId),
+    // A2A over HTTP+JSON, JSON-RPC and gRPC: the shared Postgres tasks and push configs.
+    a2a: new A2aCore({
+      control,
+      tasks: pg.tasks,
+      registry: pg.sessions,
+      log: backend.log,
+      pushConfigs: pg.pushConfigs,
+    }),
   });
   // Revocations made on other edges close this edge's connections of that token too.
   nc.subscribe(revokedSubject, {
@@ -76,6 +103,9 @@ async function main(): Promise<RunningService> {
 
   process.stdout.write(
     `pty-ws edge '${config.edgeId}' listening on ${config.tlsCert ? 'https' : 'http'}://${config.host}:${edge.port} (instance '${config.instanceId}', cluster mode)\n` +
+      (edge.grpcPort !== undefined
+        ? `  gRPC (A2A + admin) on ${config.grpcHost ?? config.host}:${edge.grpcPort}\n`
+        : '') +
       (config.adminToken ? '' : `  admin token (generated, shown once): ${adminToken}\n`),
   );
 
@@ -85,7 +115,10 @@ async function main(): Promise<RunningService> {
     async stop() {
       stopHeartbeat();
       await edge.stop();
+      agents.stop();
+      await audit.close();
       await backend.close();
+      await tracing.shutdown().catch(() => undefined);
     },
   };
 }

@@ -1,23 +1,45 @@
 import type { Config } from '@pty-ws/config';
 import type { SessionHostCapabilities } from '@pty-ws/protocol';
-import type { FrameLog, MembershipStore, SessionRegistry, TaskStore } from '@pty-ws/ports';
-import type { AgentMetrics } from '@pty-ws/telemetry';
+import { PushDispatcher, WebhookDeliverer, type PushMetrics } from '@pty-ws/a2a';
+import type {
+  FrameLog,
+  MembershipStore,
+  PushConfigStore,
+  SessionControl,
+  SessionRegistry,
+  TaskStore,
+  TranscriptArchive,
+} from '@pty-ws/ports';
+import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry';
 import { SessionHosts } from './session-hosts';
+import { SessionCaps } from './session-caps';
 import { SessionManager } from './session-manager';
 import { ShellTaskExecutor } from './task-executor';
 import { TaskService } from './task-service';
+import { tracedControl } from './traced-control';
 
 export interface AgentStores {
   registry: SessionRegistry;
   log: FrameLog;
   membershipStore: MembershipStore;
   taskStore: TaskStore;
+  /** Durable transcript (file in single-node mode, Postgres in cluster mode). */
+  transcripts?: TranscriptArchive;
+  /**
+   * A2A push notification configs: the agent owns its sessions' task updates, so it is where
+   * each update is posted to the task's webhooks, once. Absent: no push notifications.
+   */
+  push?: { configs: PushConfigStore; metrics?: PushMetrics };
 }
 
 export interface CreatedAgent {
   manager: SessionManager;
+  /** The manager as edges should call it: each call a span of the agent's service. */
+  control: SessionControl;
   /** What this agent can host (native, plus tmux/screen when installed): hello advertises it. */
   sessionHost: SessionHostCapabilities;
+  /** Posts push notifications (when `stores.push` was given); stop it on shutdown. */
+  webhooks?: WebhookDeliverer;
 }
 
 /** Builds an agent's SessionManager from configuration: the same in single-node and cluster mode. */
@@ -26,9 +48,22 @@ export function createSessionManager(
   stores: AgentStores,
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
   metrics?: AgentMetrics,
+  /** Where the agent's spans go; default the process's global provider. */
+  tracer: Tracer = globalTracer('@pty-ws/pty-agent'),
 ): CreatedAgent {
   // native, plus tmux/screen when installed, on sockets private to this agent id.
   const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId });
+  const webhooks = stores.push
+    ? new WebhookDeliverer({
+        attempts: config.pushAttempts,
+        initialBackoffMs: config.pushBackoffMs,
+        maxBackoffMs: 60_000,
+        timeoutMs: config.pushTimeoutMs,
+        logger,
+        ...(stores.push.metrics ? { metrics: stores.push.metrics } : {}),
+      })
+    : undefined;
+  const push = stores.push && webhooks ? new PushDispatcher(stores.push.configs, webhooks, logger) : undefined;
   const manager = new SessionManager({
     agentId: config.agentId,
     instanceId: config.instanceId,
@@ -43,7 +78,21 @@ export function createSessionManager(
       outputLimit: config.taskOutputBytes,
       integrationDir: hosts.paths.shellDir,
     },
-    tasks: new TaskService(stores.taskStore, new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes)),
+    sessionCaps: new SessionCaps({
+      maxPerAgent: config.maxSessionsPerAgent,
+      maxPerInstance: config.maxSessionsPerInstance,
+      registry: stores.registry,
+      instanceId: config.instanceId,
+      agentId: config.agentId,
+    }),
+    tasks: new TaskService(
+      stores.taskStore,
+      new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes),
+      logger,
+      push && ((update) => push.taskUpdated(update)),
+      tracer,
+    ),
+    ...(stores.transcripts ? { archive: stores.transcripts } : {}),
     retention: { minFrames: config.replayFrames, minAgeMs: config.replayRetentionS * 1000 },
     closedSessionTtlMs: config.closedSessionTtlS * 1000,
     defaults: {
@@ -62,5 +111,10 @@ export function createSessionManager(
     },
     ...(metrics ? { metrics } : {}),
   });
-  return { manager, sessionHost: hosts.capabilities };
+  return {
+    manager,
+    control: tracedControl(manager, tracer),
+    sessionHost: hosts.capabilities,
+    ...(webhooks ? { webhooks } : {}),
+  };
 }

@@ -12,4 +12,6 @@ export type { RecoveryReport } from './managed-recovery';
 export { PROTECTED_ENV } from './session-env';
 export { createSessionManager, type AgentStores, type CreatedAgent } from './create-agent';
 export { closeOrphanedSessions } from './orphans';
+export { tracedControl } from './traced-control';
 export { agentPaths, type AgentPaths } from './agent-paths';
+export { findExecutable } from './executables';

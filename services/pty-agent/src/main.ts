@@ -1,13 +1,23 @@
 import { loadConfig } from '@pty-ws/config';
 import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
-import { serveSessionControl } from '@pty-ws/control-nats';
-import { createLogger, isLogLevel, Metrics, startMetricsServer } from '@pty-ws/telemetry';
+import { serveSessionControl, startAgentPresence } from '@pty-ws/control-nats';
+import {
+  AGENT_SERVICE,
+  createLogger,
+  isLogLevel,
+  Metrics,
+  pushNotificationMetrics,
+  startMetricsServer,
+  startTracing,
+} from '@pty-ws/telemetry';
 import { createSessionManager } from './create-agent';
 import { closeOrphanedSessions } from './orphans';
 
 /** `npm run agent`: owns the PTYs of this host in cluster mode; edges reach it over NATS. */
 async function main(): Promise<RunningService> {
   const config = loadConfig();
+  // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
+  const tracing = startTracing({ serviceName: AGENT_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-agent' });
   const backend = await openClusterBackend(config, `agent-${config.agentId}`);
   const metrics = new Metrics({ labels: { agent: config.agentId } });
@@ -16,13 +26,15 @@ async function main(): Promise<RunningService> {
   if (orphans.length > 0)
     logger.warn({ sessions: orphans }, 'closed sessions whose processes died with the previous agent');
 
-  const { manager } = createSessionManager(
+  const { manager, control, sessionHost, webhooks } = createSessionManager(
     config,
     {
       registry: backend.pg.sessions,
       log: backend.log,
       membershipStore: backend.membership,
       taskStore: backend.pg.tasks,
+      transcripts: backend.pg.transcripts,
+      push: { configs: backend.pg.pushConfigs, metrics: pushNotificationMetrics(metrics.registry) },
     },
     logger,
     metrics,
@@ -34,8 +46,15 @@ async function main(): Promise<RunningService> {
     prefix: config.natsPrefix,
     agentId: config.agentId,
     instanceId: config.instanceId,
-    control: manager,
+    control, // each call a span, child of the edge's (trace context in the NATS headers)
     logger,
+  });
+  // Edges advertise in binding_hello what the live agents host, and place sessions accordingly.
+  const presence = startAgentPresence(backend.nc, {
+    prefix: config.natsPrefix,
+    agentId: config.agentId,
+    instanceId: config.instanceId,
+    sessionHost,
   });
   let stopping = false;
   const health = await startMetricsServer(
@@ -53,11 +72,14 @@ async function main(): Promise<RunningService> {
     gracePeriodS: config.gracePeriodS,
     async stop() {
       stopping = true; // readyz turns 503 first
+      await presence.stop();
       await server.stop();
       await manager.detachAll(); // managed sessions keep running for the next agent
       await manager.shutdown();
+      await webhooks?.drain(2000); // the final updates of the tasks shutdown canceled
       await health.close();
       await backend.close();
+      await tracing.shutdown().catch(() => undefined);
     },
   };
 }

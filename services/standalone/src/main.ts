@@ -1,5 +1,5 @@
 import { ConfigError } from '@pty-ws/config';
-import { createLogger, isLogLevel } from '@pty-ws/telemetry';
+import { EDGE_SERVICE, createLogger, isLogLevel, startTracing } from '@pty-ws/telemetry';
 import { startNode } from './start-node';
 
 /** `npm start`: one process, edge + agent, embedded adapters. */
@@ -7,9 +7,11 @@ async function main(): Promise<void> {
   // An invalid level is reported by the config loader below; log at info until then.
   const level = process.env['PTYWS_LOG_LEVEL']?.trim() ?? '';
   const logger = createLogger(isLogLevel(level) ? level : 'info');
+  // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
+  const tracing = startTracing({ serviceName: EDGE_SERVICE });
   let node;
   try {
-    node = await startNode({}, { logger });
+    node = await startNode({}, { logger, tracing });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`pty-ws: invalid configuration\n${err.message}\n`);
@@ -26,6 +28,11 @@ async function main(): Promise<void> {
       `  attach:    ${node.wsUrl}/agents/${node.instanceId}/sessions/{session_id}/attach`,
       `  agent card ${node.httpUrl}/agents/${node.instanceId}/.well-known/agent-card.json`,
       `  metrics:   ${node.httpUrl}/metrics`,
+      ...(node.grpcPort !== undefined
+        ? [
+            `  gRPC:      ${node.config.grpcHost ?? node.host}:${node.grpcPort} (lf.a2a.v1.A2AService, ptyws.admin.v1.AdminService)`,
+          ]
+        : []),
       ...(node.agentMetricsPort !== undefined
         ? [`  agent metrics server on port ${node.agentMetricsPort} (/metrics, /healthz, /readyz)`]
         : []),
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     clearTimeout(forced);
+    await tracing.shutdown().catch(() => undefined);
     logger.info({ signal }, 'stopped');
     process.exit(0);
   };

@@ -14,6 +14,8 @@ export interface RunningNode {
   httpUrl: string;
   /** ws://host:port */
   wsUrl: string;
+  /** The gRPC server's port (A2A + admin services), unless PTYWS_GRPC_PORT=0. */
+  grpcPort?: number;
   /** Edge and agent metrics of this node (served at GET /metrics on `port`). */
   metrics: Metrics;
   /** The agent metrics server's port, when PTYWS_AGENT_METRICS_PORT was set. */

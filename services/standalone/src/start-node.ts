@@ -1,15 +1,26 @@
+import path from 'node:path';
 import { loadConfig, type Config } from '@pty-ws/config';
 import {
+  FileTranscriptArchive,
   MemoryFrameLog,
   MemoryMembershipStore,
+  MemoryPushConfigStore,
   MemorySessionRegistry,
   MemoryTaskStore,
   MemoryTokenStore,
 } from '@pty-ws/adapters-memory';
-import { generateToken, hashToken, silentLogger, startEdge, type Logger } from '@pty-ws/edge';
+import { generateToken, hashToken, openJsonLinesAudit, silentLogger, startEdge, type Logger } from '@pty-ws/edge';
+import { A2aCore } from '@pty-ws/a2a';
 import { createSessionManager } from '@pty-ws/pty-agent';
 import { SCOPES, newId } from '@pty-ws/protocol';
-import { Metrics, startMetricsServer, type RunningMetricsServer } from '@pty-ws/telemetry';
+import {
+  AGENT_SERVICE,
+  Metrics,
+  pushNotificationMetrics,
+  startMetricsServer,
+  type RunningMetricsServer,
+  type Tracing,
+} from '@pty-ws/telemetry';
 import type { RunningNode } from './node';
 
 export interface StartOptions {
@@ -18,6 +29,11 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** The metrics of this node (edge + agent share one registry); default a fresh one. */
   metrics?: Metrics;
+  /**
+   * Started tracing (startTracing): the agent half reports as its own service (pty-ws-agent);
+   * the edge half uses the global provider. Absent: both use the global provider.
+   */
+  tracing?: Tracing;
 }
 
 /** Single-node mode: edge and agent in one process over the embedded (in-memory) adapters. */
@@ -28,6 +44,9 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   const log = new MemoryFrameLog();
   const registry = new MemorySessionRegistry();
   const tokens = new MemoryTokenStore();
+  const membershipStore = new MemoryMembershipStore();
+  // Frames evicted from the in-memory log outlive it here (gzip chunks per session).
+  const transcripts = new FileTranscriptArchive(config.transcriptDir ?? path.join(config.stateDir, 'pty-transcripts'));
   const adminToken = config.adminToken ?? generateToken();
   await tokens.insert({
     tokenId: newId(),
@@ -39,22 +58,44 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     createdAt: Date.now(),
   });
 
-  const { manager: agent, sessionHost } = createSessionManager(
+  // Tasks and push configs are shared by the agent (writes, webhooks) and the A2A core (reads).
+  const taskStore = new MemoryTaskStore();
+  const pushConfigs = new MemoryPushConfigStore();
+  const {
+    manager: agent,
+    control,
+    sessionHost,
+    webhooks,
+  } = createSessionManager(
     config,
-    { registry, log, membershipStore: new MemoryMembershipStore(), taskStore: new MemoryTaskStore() },
+    {
+      registry,
+      log,
+      membershipStore,
+      taskStore,
+      transcripts,
+      push: { configs: pushConfigs, metrics: pushNotificationMetrics(metrics.registry) },
+    },
     logger,
     metrics,
+    ...(opts.tracing ? [opts.tracing.tracer(AGENT_SERVICE)] : []),
   );
 
+  // Audit trail: JSON lines (default <stateDir>/audit.jsonl), queryable at GET /api/v1/audit.
+  const audit = await openJsonLinesAudit(config, 'single-node', logger, metrics);
   const edge = await startEdge({
     config,
-    control: agent,
+    control,
     log,
     registry,
     tokens,
+    transcripts,
+    membership: membershipStore,
     logger,
     sessionHost,
     metrics,
+    ...(audit ? { audit } : {}),
+    a2a: new A2aCore({ control, tasks: taskStore, registry, log, pushConfigs }),
   });
   // The agent's own /metrics server only when asked for: its default port would clash between nodes.
   let stopping = false;
@@ -66,6 +107,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     } catch (err) {
       await edge.stop();
       await agent.shutdown();
+      await audit?.close();
       throw err;
     }
   }
@@ -79,13 +121,16 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     adminToken,
     httpUrl: `${tls ? 'https' : 'http'}://${host}:${edge.port}`,
     wsUrl: `${tls ? 'wss' : 'ws'}://${host}:${edge.port}`,
+    ...(edge.grpcPort !== undefined ? { grpcPort: edge.grpcPort } : {}),
     metrics,
     ...(agentServer ? { agentMetricsPort: agentServer.port } : {}),
     async stop() {
       stopping = true;
       await edge.stop();
       await agent.shutdown();
+      await webhooks?.drain(1000);
       await agentServer?.close();
+      await audit?.close();
     },
   };
 }

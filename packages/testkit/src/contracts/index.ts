@@ -7,4 +7,7 @@ export { sessionRegistryContract, type SessionRegistryFixture } from './session-
 export { tokenStoreContract, type TokenStoreFixture } from './token-store.contract';
 export { taskStoreContract, type TaskStoreFixture } from './task-store.contract';
 export { membershipStoreContract, type MembershipStoreFixture } from './membership-store.contract';
+export { pushConfigStoreContract, type PushConfigStoreFixture } from './push-config-store.contract';
+export { transcriptArchiveContract, type TranscriptArchiveFixture } from './transcript-archive.contract';
 export { uniqueId, waitFor, settle } from './support';
+export { auditLogContract, type AuditLogFixture } from './audit-log.contract';

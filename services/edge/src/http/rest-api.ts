@@ -1,7 +1,19 @@
 import { BindingError, SCOPES, newId, type Scope } from '@pty-ws/protocol';
 import type { Config } from '@pty-ws/config';
-import type { FrameLog, SessionControl, SessionRecord, SessionRegistry, TokenRecord, TokenStore } from '@pty-ws/ports';
-import type { MetricsExposition } from '@pty-ws/telemetry';
+import type {
+  FrameLog,
+  MembershipStore,
+  SessionControl,
+  SessionRecord,
+  SessionRegistry,
+  TokenRecord,
+  TokenStore,
+  TranscriptArchive,
+} from '@pty-ws/ports';
+import type { MetricsExposition, RateLimit } from '@pty-ws/telemetry';
+import type { EdgeAudit } from '../audit/edge-audit';
+import type { TransportPolicy } from '../transport';
+import { refusedTransport, transportOf } from './transport-gate';
 import {
   AuthError,
   bearerFromHeader,
@@ -13,11 +25,15 @@ import {
 } from '../auth';
 import type { TemplatedApp, HttpRequest } from '../uws';
 import { agentCard } from './agent-card';
+import { mountTranscriptRoute } from '../transcript/transcript-route';
+import { membersOf, replayCounters } from '../transcript/session-counters';
 import { readJson, responder, sendCaught, sendError, sendJson, sendText, type Responder } from './respond';
 
 const BODY_LIMIT = 256 * 1024;
 
 export interface RestDeps {
+  /** The A2A control-plane bindings are mounted: the AgentCard lists them and push notifications. */
+  a2a?: boolean;
   config: Config;
   control: SessionControl;
   registry: SessionRegistry;
@@ -31,6 +47,16 @@ export interface RestDeps {
   /** Served unauthenticated at GET /metrics (scrapers; NetworkPolicy limits who reaches it). */
   metrics?: MetricsExposition;
   onAuthFailure?: (reason: string) => void;
+  /** Frames evicted from the log (transcript API, replay counters); none: the log is all there is. */
+  transcripts?: TranscriptArchive;
+  /** Who is attached (the owner saves it after each change): `members` counts. */
+  membership?: MembershipStore;
+  /** Token and session lifecycle, by whom. */
+  audit?: EdgeAudit;
+  /** Plain-http refusal and mTLS identities, like attach upgrades; absent: every transport is accepted. */
+  transport?: TransportPolicy;
+  /** A session cap refused a creation (`sessions_agent`, `sessions_instance`). */
+  onRateLimited?: (limit: RateLimit) => void;
 }
 
 interface Req {
@@ -39,6 +65,8 @@ interface Req {
   host: string;
   authorization: string;
   params: string[];
+  /** The raw query string, without `?`. */
+  query: string;
   /**
    * The JSON body, read from the moment the request arrives: uWS delivers body chunks only to an
    * onData attached synchronously in the handler, so reading after an await (auth against
@@ -60,6 +88,7 @@ function snapshotRequest(r: Responder, req: HttpRequest, paramCount: number, has
     host: req.getHeader('host'),
     authorization: req.getHeader('authorization'),
     params,
+    query: req.getQuery() ?? '',
     body,
   };
 }
@@ -122,11 +151,16 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   const route = (method: 'get' | 'post' | 'del', pattern: string, params: number, admin: boolean, handler: Handler) => {
     app[method](pattern, (res, req) => {
       const r = responder(res);
+      const verdict = transportOf(deps.transport, res, req);
       const snapshot = snapshotRequest(r, req, params, method === 'post');
+      if (refusedTransport(r, verdict)) return;
       void (async () => {
         let principal: Principal;
         try {
-          principal = await deps.auth.authenticate(bearerFromHeader(snapshot.authorization));
+          principal = await deps.auth.authenticate(
+            bearerFromHeader(snapshot.authorization),
+            verdict.ok ? verdict.certificate : undefined,
+          );
         } catch (err) {
           if (err instanceof AuthError) deps.onAuthFailure?.(err.reason);
           return sendCaught(r, err);
@@ -140,7 +174,11 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   };
 
   const sessionView = async (rec: SessionRecord, host: string) => {
-    const bounds = await deps.log.bounds(rec.sessionId);
+    const [bounds, archived, members] = await Promise.all([
+      deps.log.bounds(rec.sessionId),
+      deps.transcripts?.stats(rec.sessionId).catch(() => undefined),
+      membersOf(deps.membership, rec),
+    ]);
     return {
       session_id: rec.sessionId,
       instance_id: rec.instanceId,
@@ -158,15 +196,17 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
       exit_code: rec.exitCode ?? null,
       closed_reason: rec.closedReason ?? null,
       attach_url: `${origin(host).ws}/agents/${rec.instanceId}/sessions/${rec.sessionId}/attach`,
+      members,
       replay: {
         first_sequence: bounds.firstSeq,
         last_sequence: bounds.lastSeq,
         hot_window_misses: deps.hotMisses(rec.sessionId),
+        ...replayCounters(bounds, archived),
       },
     };
   };
 
-  route('post', '/api/v1/sessions', 0, true, async (r, req) => {
+  route('post', '/api/v1/sessions', 0, true, async (r, req, principal) => {
     const b = asObject(await req.body);
     rejectUnknown(b, SESSION_FIELDS);
     const argv = b['argv'];
@@ -191,19 +231,28 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     const command = optString(b, 'command', 65536);
     const cwd = optString(b, 'cwd');
     const agentId = optString(b, 'agent_id', 128);
-    const rec = await deps.control.createSession({
-      instanceId: config.instanceId,
-      ...(argv ? { argv: argv as string[] } : {}),
-      ...(command !== undefined ? { command } : {}),
-      ...(cwd !== undefined ? { cwd } : {}),
-      ...(env ? { env: env as Record<string, string> } : {}),
-      ...(cols !== undefined && rows !== undefined ? { size: { cols, rows } } : {}),
-      ...(backend !== undefined ? { backend: backend as never } : {}),
-      ...(sessionClass !== undefined ? { sessionClass: sessionClass as never } : {}),
-      ...(agentId !== undefined ? { agentId } : {}),
-      // Validated by the owner ('process' | 'live_shell'), like session_backend.
-      ...(b['task_executor'] !== undefined ? { taskExecutor: optString(b, 'task_executor') as never } : {}),
-    });
+    const rec = await countCapRefusal(
+      deps.onRateLimited,
+      deps.control.createSession({
+        instanceId: config.instanceId,
+        ...(argv ? { argv: argv as string[] } : {}),
+        ...(command !== undefined ? { command } : {}),
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...(env ? { env: env as Record<string, string> } : {}),
+        ...(cols !== undefined && rows !== undefined ? { size: { cols, rows } } : {}),
+        ...(backend !== undefined ? { backend: backend as never } : {}),
+        ...(sessionClass !== undefined ? { sessionClass: sessionClass as never } : {}),
+        ...(agentId !== undefined ? { agentId } : {}),
+        // Validated by the owner ('process' | 'live_shell'), like session_backend.
+        ...(b['task_executor'] !== undefined ? { taskExecutor: optString(b, 'task_executor') as never } : {}),
+      }),
+    );
+    deps.audit?.admin(
+      principal,
+      'session_create',
+      { agent_id: rec.agentId, backend: rec.spec.backend, program: rec.spec.argv[0] ?? null },
+      rec.sessionId,
+    );
     sendJson(r, 201, await sessionView(rec, req.host));
   });
 
@@ -234,7 +283,15 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     }
   });
 
-  route('del', '/api/v1/sessions/:id', 1, true, async (r, req) => {
+  // pty:observe is enough here (scoped tokens: their own session/instance only).
+  mountTranscriptRoute((pattern, handler) => route('get', pattern, 1, false, handler), {
+    log: deps.log,
+    ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
+    findSession,
+    notFound,
+  });
+
+  route('del', '/api/v1/sessions/:id', 1, true, async (r, req, principal) => {
     let rec: SessionRecord;
     try {
       rec = await findSession(req.params[0]!);
@@ -242,6 +299,7 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
       return notFound(err, r);
     }
     await deps.control.killSession(rec.sessionId);
+    deps.audit?.admin(principal, 'session_kill', {}, rec.sessionId);
     sendJson(r, 200, await sessionView((await deps.registry.get(rec.sessionId)) ?? rec, req.host));
   });
 
@@ -288,6 +346,12 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
       ...(ttl !== undefined ? { expiresAt: now + ttl * 1000 } : {}),
     };
     await deps.tokens.insert(rec);
+    deps.audit?.admin(
+      principal,
+      'token_create',
+      { token_id: rec.tokenId, scopes: rec.scopes, label: rec.label ?? null, expires_at: rec.expiresAt ?? null },
+      rec.sessionId,
+    );
     sendJson(r, 201, { ...tokenView(rec), token });
   });
 
@@ -296,12 +360,13 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     sendJson(r, 200, { tokens: list.map(tokenView) });
   });
 
-  route('del', '/api/v1/tokens/:id', 1, true, async (r, req) => {
+  route('del', '/api/v1/tokens/:id', 1, true, async (r, req, principal) => {
     const id = req.params[0]!;
     if (!(await deps.tokens.revoke(id, Date.now()))) {
       return sendJson(r, 404, { error: new BindingError('INVALID_REQUEST', `token '${id}' not found`).toPayload() });
     }
     deps.onTokenRevoked(id);
+    deps.audit?.admin(principal, 'token_revoke', { token_id: id });
     const rec = await deps.tokens.get(id);
     sendJson(r, 200, rec ? tokenView(rec) : { token_id: id });
   });
@@ -315,7 +380,7 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
         error: new BindingError('INVALID_REQUEST', `instance '${instance}' not found`).toPayload(),
       });
     }
-    sendJson(r, 200, agentCard(config, instance, origin(host)));
+    sendJson(r, 200, agentCard(config, instance, origin(host), deps.a2a ?? false));
   });
 
   app.get('/healthz', (res) => sendJson(responder(res), 200, { status: 'ok' }));
@@ -339,4 +404,17 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   app.any('/*', (res) => {
     sendJson(responder(res), 404, { error: new BindingError('INVALID_REQUEST', 'no such endpoint').toPayload() });
   });
+}
+
+/** Session caps refuse with RATE_LIMITED and `data.limit`; the edge counts them like its own limits. */
+async function countCapRefusal<T>(onRateLimited: RestDeps['onRateLimited'], created: Promise<T>): Promise<T> {
+  try {
+    return await created;
+  } catch (err) {
+    if (err instanceof BindingError && err.code === 'RATE_LIMITED') {
+      const limit = err.data?.['limit'];
+      onRateLimited?.(limit === 'sessions_agent' || limit === 'sessions_instance' ? limit : 'other');
+    }
+    throw err;
+  }
 }

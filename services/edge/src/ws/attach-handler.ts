@@ -27,11 +27,23 @@ import {
   type PtyRole,
   type SessionHostCapabilities,
 } from '@pty-ws/protocol';
-import type { FrameLog, Keyframe, LogEntry, SessionControl } from '@pty-ws/ports';
+import { normalizeRole } from '@pty-ws/a2a';
+import type { FrameLog, JoinRequest, JoinResult, Keyframe, LogEntry, SessionControl } from '@pty-ws/ports';
 import { replayInRange } from '@pty-ws/ports';
-import type { EdgeMetrics } from '@pty-ws/telemetry';
+import {
+  SpanKind,
+  childLogger,
+  globalTracer,
+  inSpan,
+  logTraceId,
+  startRequestSpan,
+  traceIdOf,
+  type EdgeMetrics,
+  type Tracer,
+} from '@pty-ws/telemetry';
 import { canControl } from '../auth';
 import { FrameLimiter, base64DecodedLength, type FrameLimits, type FrameVerdict } from '../limits';
+import type { EdgeAudit } from '../audit/edge-audit';
 import type { Logger } from '../logger';
 import type { WebSocket } from '../uws';
 import type { Conn } from './connection';
@@ -45,10 +57,24 @@ export interface AttachDeps {
   hubs: HubRegistry;
   logger: Logger;
   edgeId: string;
-  sessionHost: SessionHostCapabilities;
+  /** What hello advertises; a function where it changes (cluster: the live agents' capabilities). */
+  sessionHost: SessionHostSource;
   metrics?: EdgeMetrics;
   /** Per-connection inbound budget; absent: unlimited (unit harnesses). */
   frameLimits?: FrameLimits;
+  /** Where request spans go; default the process's global tracer provider (the edge service). */
+  tracer?: Tracer;
+  /** Attaches, role changes, input attribution, resizes; absent: not audited. */
+  audit?: EdgeAudit;
+}
+
+/** Hot-path frames: no span per keystroke or keepalive. */
+const UNTRACED_OPS = new Set(['pty.session_input', 'ping']);
+
+export type SessionHostSource = SessionHostCapabilities | (() => SessionHostCapabilities);
+
+function currentSessionHost(source: SessionHostSource): SessionHostCapabilities {
+  return typeof source === 'function' ? source() : source;
 }
 
 /** Failures the PTY reports for one request: sent as a pty.session_frame Error, connection stays up. */
@@ -67,8 +93,27 @@ function isPtyFailure(e: unknown): e is PtyFailureLike {
  */
 export class AttachHandler {
   readonly conns = new Set<Conn>();
+  private readonly tracer: Tracer;
+  /** Per-connection child loggers, remade when the connection's service parameters change. */
+  private readonly loggers = new WeakMap<Conn, { params: Conn['serviceParameters']; logger: Logger }>();
 
-  constructor(private readonly deps: AttachDeps) {}
+  constructor(private readonly deps: AttachDeps) {
+    this.tracer = deps.tracer ?? globalTracer('@pty-ws/edge');
+  }
+
+  /** Log lines about a connection carry its session, client and (once the client sent one) trace id. */
+  private log(conn: Conn): Logger {
+    const cached = this.loggers.get(conn);
+    if (cached && cached.params === conn.serviceParameters) return cached.logger;
+    const traceId = logTraceId(conn.serviceParameters);
+    const logger = childLogger(this.deps.logger, {
+      session_id: conn.sessionId,
+      client_id: conn.clientId,
+      ...(traceId ? { trace_id: traceId } : {}),
+    });
+    this.loggers.set(conn, { params: conn.serviceParameters, logger });
+    return logger;
+  }
 
   // ---- lifecycle --------------------------------------------------------------------------------
 
@@ -86,7 +131,7 @@ export class AttachHandler {
     try {
       hub = await this.deps.hubs.acquire(conn.sessionId);
     } catch (err) {
-      this.deps.logger.error({ session_id: conn.sessionId, err: (err as Error).message }, 'frame log unavailable');
+      this.log(conn).error({ err: (err as Error).message }, 'frame log unavailable');
       this.fail(conn, 'INTERNAL', 'the session frame log is unavailable', undefined, CloseCode.SERVER_ERROR);
       return;
     }
@@ -98,13 +143,11 @@ export class AttachHandler {
       supported_operations: [...SUPPORTED_OPERATIONS],
       activated_extensions: [EXTENSION_URI],
       session: { session_id: conn.sessionId, current_sequence: hub.head },
-      session_host: this.deps.sessionHost,
+      session_host: currentSessionHost(this.deps.sessionHost),
       payload_mode: { binary: conn.binary, binary_subprotocol: SUBPROTOCOL_BINARY, json_subprotocol: SUBPROTOCOL_JSON },
     });
-    this.deps.logger.info(
+    this.log(conn).info(
       {
-        session_id: conn.sessionId,
-        client_id: conn.clientId,
         principal: conn.principal.id,
         remote: conn.remoteAddress,
         binary: conn.binary,
@@ -130,7 +173,8 @@ export class AttachHandler {
       conn.attached = false;
       void this.deps.control.leave(conn.sessionId, conn.clientId).catch(() => undefined);
     }
-    this.deps.logger.info({ session_id: conn.sessionId, client_id: conn.clientId, code }, 'detach');
+    this.deps.audit?.detach(conn, conn.role, code);
+    this.log(conn).info({ code }, 'detach');
   }
 
   /** Sends binding_goodbye then closes: the orderly close of binding §5.4. */
@@ -173,7 +217,29 @@ export class AttachHandler {
       if (!bytes.ok) return this.rateLimited(conn, bytes, frame.id);
     }
     this.firstFrame(conn, frame);
-    void this.dispatch(conn, frame).catch((err: unknown) => this.reject(conn, frame.id, err));
+    void this.traced(conn, frame).catch((err: unknown) => this.reject(conn, frame.id, err));
+  }
+
+  /**
+   * One SERVER span per request (SendMessage, GetTask, pty.join_session, …), in the trace the
+   * connection's `service_parameters.trace_id` names when it is a W3C trace id. The control calls
+   * it makes (NATS request, agent, Postgres) become its children.
+   */
+  private traced(conn: Conn, f: ClientFrame): Promise<void> {
+    if (UNTRACED_OPS.has(f.op)) return this.dispatch(conn, f);
+    const traceId = traceIdOf(conn.serviceParameters);
+    const span = startRequestSpan(this.tracer, f.op, {
+      kind: SpanKind.SERVER,
+      ...(traceId ? { traceId } : {}),
+      attributes: {
+        'rpc.system': 'pty-ws',
+        'rpc.method': f.op,
+        'ptyws.session_id': conn.sessionId,
+        'ptyws.client_id': conn.clientId,
+        'ptyws.request_id': f.id,
+      },
+    });
+    return inSpan(span, () => this.dispatch(conn, f));
   }
 
   private limiterOf(conn: Conn): FrameLimiter | undefined {
@@ -185,8 +251,8 @@ export class AttachHandler {
   private rateLimited(conn: Conn, verdict: Exclude<FrameVerdict, { ok: true }>, requestId: string | undefined): void {
     this.deps.metrics?.rateLimited(verdict.limit);
     if (verdict.abusive) {
-      this.deps.logger.warn(
-        { session_id: conn.sessionId, client_id: conn.clientId, principal: conn.principal.id, limit: verdict.limit },
+      this.log(conn).warn(
+        { principal: conn.principal.id, limit: verdict.limit },
         'closing a connection that kept exceeding its rate limit',
       );
       this.sendError(conn, 'RATE_LIMITED', verdict.message, requestId);
@@ -284,9 +350,9 @@ export class AttachHandler {
       case 'pty.session_resize':
         return this.resize(conn, p['cols'] as number, p['rows'] as number, f.id);
       case 'pty.request_role':
-        return this.setRole(conn, p['role'] as PtyRole);
+        return this.setRole(conn, p['role'] as PtyRole, 'requested');
       case 'pty.release_role':
-        return this.setRole(conn, 'observer');
+        return this.setRole(conn, 'observer', 'released');
       case 'pty.request_keyframe': {
         const now = Date.now();
         if (now - conn.lastKeyframeRequestAt < 1000) {
@@ -311,6 +377,7 @@ export class AttachHandler {
 
   private async join(conn: Conn, f: ClientFrame): Promise<void> {
     if (conn.attached) throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
+    if (conn.sessionClosed) return this.joinClosed(conn, f);
     const p = f.payload as JoinSessionPayload;
     this.checkSessionHost(p);
     const size =
@@ -332,7 +399,7 @@ export class AttachHandler {
         outOfRange = { replayFrom: f.replay_from, firstSeq: bounds.firstSeq, lastSeq: bounds.lastSeq };
       }
     }
-    const result = await this.deps.control.join(conn.sessionId, {
+    const result = await this.controlJoin(conn, {
       clientId: conn.clientId,
       edgeId: this.deps.edgeId,
       principalId: conn.principal.id,
@@ -341,6 +408,7 @@ export class AttachHandler {
       ...(p.client_label !== undefined ? { label: p.client_label } : {}),
       ...(size ? { size } : {}),
     });
+    if (result === 'closed') return this.joinClosed(conn, f);
     if (!conn.open) {
       void this.deps.control.leave(conn.sessionId, conn.clientId).catch(() => undefined);
       return;
@@ -348,6 +416,7 @@ export class AttachHandler {
     conn.attached = true;
     conn.role = result.grant.role;
     if (p.client_label !== undefined) conn.label = p.client_label;
+    this.deps.audit?.attach(conn, result.grant, requestedRole);
     hub.goOffline(conn, true);
     this.sendRoleAssigned(conn, result.grant);
 
@@ -372,6 +441,61 @@ export class AttachHandler {
     await hub.catchUp(conn);
   }
 
+  /** The owner's join, or 'closed' when it refused because the session closed meanwhile. */
+  private async controlJoin(conn: Conn, req: JoinRequest): Promise<JoinResult | 'closed'> {
+    try {
+      return await this.deps.control.join(conn.sessionId, req);
+    } catch (err) {
+      if (err instanceof BindingError && err.code === 'INVALID_REQUEST' && (await this.logEndsClosed(conn))) {
+        return 'closed';
+      }
+      throw err;
+    }
+  }
+
+  private async logEndsClosed(conn: Conn): Promise<boolean> {
+    const { lastSeq } = await this.deps.log.bounds(conn.sessionId);
+    const [last] = await this.deps.log.read(conn.sessionId, lastSeq - 1);
+    return last?.type === 'event' && last.payload['kind'] === 'Closed';
+  }
+
+  /**
+   * A join to a session that has closed but is still retained: there is nothing to join, but the
+   * log tells what happened. The connection gets what it would have received had it stayed: the
+   * frames after `replay_from` (REPLAY_OUT_OF_RANGE first when they are gone; without
+   * `replay_from`, the last frame alone), which end in `Closed`, then binding_goodbye
+   * session_closed like every connection at the close (extension: Close lifecycle).
+   */
+  private async joinClosed(conn: Conn, f: ClientFrame): Promise<void> {
+    const hub = this.hub(conn);
+    const bounds = await this.deps.log.bounds(conn.sessionId);
+    let from = bounds.lastSeq - 1;
+    if (f.replay_from !== undefined && f.replay_from !== null) {
+      this.deps.metrics?.replayRequested();
+      if (replayInRange(f.replay_from, bounds)) {
+        from = f.replay_from;
+      } else {
+        this.deps.metrics?.replayOutOfRange();
+        this.sendError(
+          conn,
+          'REPLAY_OUT_OF_RANGE',
+          `replay_from ${f.replay_from} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`,
+          f.id,
+          { first_retained_sequence: bounds.firstSeq, last_sequence: bounds.lastSeq },
+        );
+      }
+    }
+    const entries = await this.deps.log.read(conn.sessionId, from, { toSeq: bounds.lastSeq });
+    if (!conn.open) return;
+    // Attached only for this flush, so the log frames pass the hub's filter; never a member.
+    conn.attached = true;
+    for (const e of entries) hub.sendFrame(conn, serializeEntry(e));
+    conn.attached = false;
+    this.deps.metrics?.replayFramesServed(entries.length);
+    this.log(conn).info({ replay_from: f.replay_from ?? null, frames: entries.length }, 'join after close: replayed');
+    this.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+  }
+
   private async leave(conn: Conn): Promise<void> {
     conn.leaving = true;
     conn.attached = false;
@@ -384,6 +508,7 @@ export class AttachHandler {
     if (!canControl(conn.principal)) throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control');
     if (conn.role !== 'controller') throw new BindingError('PERMISSION_DENIED', 'observers cannot send input');
     this.deps.hubs.get(conn.sessionId)?.markInput();
+    this.deps.audit?.input(conn, data.byteLength);
     try {
       await this.deps.control.input(conn.sessionId, conn.clientId, data);
     } catch (err) {
@@ -398,30 +523,27 @@ export class AttachHandler {
     try {
       checkSize(cols, rows);
     } catch (err) {
-      this.deps.logger.info(
-        { session_id: conn.sessionId, client_id: conn.clientId, cols, rows },
-        'pty_resize rejected',
-      );
+      this.log(conn).info({ cols, rows }, 'pty_resize rejected');
       throw err;
     }
     try {
       await this.deps.control.resize(conn.sessionId, conn.clientId, { cols, rows });
-      this.deps.logger.info(
-        { session_id: conn.sessionId, client_id: conn.clientId, cols, rows, request_id: requestId },
-        'pty_resize accepted',
-      );
+      this.deps.audit?.resize(conn, cols, rows);
+      this.log(conn).info({ cols, rows, request_id: requestId }, 'pty_resize accepted');
     } catch (err) {
       if (isPtyFailure(err)) return this.sendPtyError(conn, err.code, err.message);
       throw err;
     }
   }
 
-  private async setRole(conn: Conn, role: PtyRole): Promise<void> {
+  private async setRole(conn: Conn, role: PtyRole, why: 'requested' | 'released'): Promise<void> {
     if (role === 'controller' && !canControl(conn.principal)) {
       throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control and cannot be a controller');
     }
     const result = await this.deps.control.setRole(conn.sessionId, conn.clientId, role, canControl(conn.principal));
+    const from = conn.role;
     conn.role = result.grant.role;
+    if (from !== conn.role) this.deps.audit?.roleChange(conn, from, conn.role, result.grant.reason ?? why);
     const hub = this.hub(conn);
     // RoleAssigned and the role-transition Keyframe go out before the MembershipChanged catches up.
     hub.goOffline(conn, true);
@@ -450,7 +572,7 @@ export class AttachHandler {
 
   /** Backend/class validated as a pair against what hello advertised (binding §5.1.1). */
   private checkSessionHost(p: JoinSessionPayload): void {
-    resolveHostSelection(this.deps.sessionHost, p.session_backend ?? p.backend, p.session_class);
+    resolveHostSelection(currentSessionHost(this.deps.sessionHost), p.session_backend ?? p.backend, p.session_class);
   }
 
   // ---- A2A tasks ----------------------------------------------------------------------------------
@@ -461,6 +583,7 @@ export class AttachHandler {
       message,
       ...(conn.serviceParameters ? { serviceParameters: conn.serviceParameters } : {}),
     });
+    this.log(conn).info({ task_id: task.id, state: task.status.state }, 'task finished (SendMessage)');
     this.reply(conn, f, 'SendMessage.Response', { task });
   }
 
@@ -473,6 +596,7 @@ export class AttachHandler {
       ...(conn.serviceParameters ? { serviceParameters: conn.serviceParameters } : {}),
     });
     this.addTaskSubscription(conn, task.id);
+    this.log(conn).info({ task_id: task.id }, 'task accepted (SendStreamingMessage)');
     this.reply(conn, f, 'SendStreamingMessage.Accepted', { task_id: task.id });
     try {
       await this.deps.control.runTask(conn.sessionId, task.id);
@@ -510,10 +634,14 @@ export class AttachHandler {
         // Updates older than this socket's position cannot be resent without breaking the
         // sequence order: one unlogged snapshot of the task's state stands in for them.
         const final = ['COMPLETED', 'FAILED', 'CANCELED', 'REJECTED', 'INPUT_REQUIRED'].includes(task.status.state);
-        this.sendDirect(conn, 'TaskStatusUpdate', {
-          task,
-          delta: { task_id: task.id, context_id: task.context_id, status: task.status, final },
-        });
+        // A task event like any other: it carries this connection's service parameters (binding §9).
+        this.sendDirect(
+          conn,
+          'TaskStatusUpdate',
+          { task, delta: { task_id: task.id, context_id: task.context_id, status: task.status, final } },
+          newId(),
+          conn.serviceParameters,
+        );
       }
       await this.sendLogRange(conn, Math.max(replayFrom, conn.position), hub.head);
     } else {
@@ -575,9 +703,17 @@ export class AttachHandler {
   }
 
   /** Sends a frame addressed to this connection only: not logged, carries its last sequence. */
-  sendDirect(conn: Conn, op: string, payload: unknown, id: string = newId()): void {
+  sendDirect(
+    conn: Conn,
+    op: string,
+    payload: unknown,
+    id: string = newId(),
+    serviceParameters?: Conn['serviceParameters'],
+  ): void {
     if (!conn.open || !conn.ws) return;
-    conn.ws.send(JSON.stringify({ op, id, ts: rfc3339(), sequence: conn.lastSeq, payload }), false);
+    const frame: Record<string, unknown> = { op, id, ts: rfc3339(), sequence: conn.lastSeq, payload };
+    if (serviceParameters) frame['service_parameters'] = serviceParameters;
+    conn.ws.send(JSON.stringify(frame), false);
   }
 
   private reply(conn: Conn, request: ClientFrame, op: string, payload: unknown): void {
@@ -630,7 +766,7 @@ export class AttachHandler {
 
   private reject(conn: Conn, requestId: string | undefined, err: unknown): void {
     if (err instanceof BindingError) return this.sendError(conn, err.code, err.message, requestId, err.data);
-    this.deps.logger.error({ session_id: conn.sessionId, err: (err as Error)?.stack ?? String(err) }, 'request failed');
+    this.log(conn).error({ err: (err as Error)?.stack ?? String(err) }, 'request failed');
     this.sendError(conn, 'INTERNAL', 'internal error while handling the request', requestId);
   }
 
@@ -671,8 +807,7 @@ function checkSize(cols: number, rows: number): void {
 
 /** Accepts the lower-case A2A role spelling some clients send. */
 function normalizeMessage(m: Message): Message {
-  const role = (m.role as string) === 'user' ? 'ROLE_USER' : (m.role as string) === 'agent' ? 'ROLE_AGENT' : m.role;
-  return { ...m, role };
+  return { ...m, role: normalizeRole(m.role) ?? m.role };
 }
 
 /** The request id of a refused JSON frame, without parsing it: refusal must stay cheap. */

@@ -41,4 +41,9 @@ export interface Conn {
   heldFrames?: Array<{ data: ArrayBuffer; isBinary: boolean }>;
   /** Inbound frame and input-byte budget, created on the first frame. */
   limiter?: FrameLimiter;
+  /**
+   * The session had closed when this connection was upgraded (it is still retained): a join
+   * replays its log, which ends in `Closed`, then gets binding_goodbye session_closed.
+   */
+  sessionClosed?: boolean;
 }

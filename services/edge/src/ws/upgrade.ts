@@ -2,6 +2,7 @@ import { BEARER_SUBPROTOCOL_PREFIX, SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON, errorP
 import type { SessionRegistry } from '@pty-ws/ports';
 import { AuthError, bearerFromHeader, canObserve, type Authenticator, type Principal } from '../auth';
 import { sendError, sendJson, responder, type Responder } from '../http/respond';
+import { SpanKind, contextFromHeaders, globalTracer, inSpan } from '@pty-ws/telemetry';
 import type { ConnectionAdmission, Refusal } from '../limits';
 import type { TransportPolicy } from '../transport';
 import type { Logger } from '../logger';
@@ -76,6 +77,11 @@ interface UpgradeRequest {
   extensions: string;
   remoteAddress: string;
   forwardedProto: string;
+  /** The verified client certificate's identity (mTLS), once the transport check found it. */
+  certificate?: string;
+  /** W3C trace context of the upgrade request, if the client sent one. */
+  traceparent: string;
+  tracestate: string;
 }
 
 export function upgradeHandler(deps: UpgradeDeps) {
@@ -91,8 +97,18 @@ export function upgradeHandler(deps: UpgradeDeps) {
       extensions: req.getHeader('sec-websocket-extensions'),
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
       forwardedProto: req.getHeader('x-forwarded-proto'),
+      traceparent: req.getHeader('traceparent'),
+      tracestate: req.getHeader('tracestate'),
     };
-    void admitted(deps, r, u, context).catch((err: unknown) => {
+    // One span per upgrade (auth, registry lookup), child of the request's traceparent if any.
+    // Per-request spans come later, once service_parameters (and their trace_id) are known.
+    const parent = contextFromHeaders(u.traceparent, u.tracestate);
+    const span = globalTracer('@pty-ws/edge').startSpan(
+      'ws.upgrade',
+      { kind: SpanKind.SERVER, attributes: { 'url.path': u.url, 'network.peer.address': u.remoteAddress } },
+      parent,
+    );
+    void inSpan(span, () => admitted(deps, r, u, context), parent).catch((err: unknown) => {
       deps.logger.error({ err: (err as Error).message }, 'upgrade failed');
       sendError(r, 'INTERNAL', 'upgrade failed');
     });
@@ -110,13 +126,12 @@ function refuse(r: Responder, refusal: Refusal): void {
 
 /** Transport and socket-cap checks run before authentication: they are cheap and need no token. */
 async function admitted(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, context: unknown): Promise<void> {
-  if (deps.transport && !deps.transport.permits(u.remoteAddress, u.forwardedProto)) {
-    return sendError(
-      r,
-      'PERMISSION_DENIED',
-      'plain ws:// is refused by this server (PTYWS_ALLOW_INSECURE=0): connect with wss://, or through a trusted proxy that terminates TLS',
-      403,
-    );
+  const verdict = deps.transport?.admit(u.remoteAddress, u.forwardedProto);
+  if (verdict && !verdict.ok) return sendError(r, 'PERMISSION_DENIED', verdict.message, 403);
+  if (verdict) {
+    // Behind the mTLS front: the TLS client's own address, and its certificate identity.
+    u.remoteAddress = verdict.remoteAddress;
+    if (verdict.certificate !== undefined) u.certificate = verdict.certificate;
   }
   const full = deps.admission?.reserveSocket();
   if (full) {
@@ -161,7 +176,7 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
 
   let principal: Principal;
   try {
-    principal = await deps.auth.authenticate(negotiated.bearer ?? bearerFromHeader(u.authorization));
+    principal = await deps.auth.authenticate(negotiated.bearer ?? bearerFromHeader(u.authorization), u.certificate);
   } catch (err) {
     if (err instanceof AuthError) {
       deps.onAuthFailure?.(err.reason);
@@ -188,9 +203,10 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
   if (!session || session.instanceId !== instanceId) {
     return sendError(r, 'INVALID_REQUEST', `session '${sessionId}' not found on instance '${instanceId}'`, 404);
   }
-  if (session.state === 'closed') {
-    return sendError(r, 'INVALID_REQUEST', `session '${sessionId}' has closed`, 404);
-  }
+  // A closed session is still known while it is retained (PTYWS_CLOSED_SESSION_TTL_S): no 404
+  // (binding §2: only unknown sessions get one); a reconnecting client learns of the close by
+  // replay. The registry forgets it after the TTL, and from then on the upgrade answers 404.
+  const sessionClosed = session.state === 'closed';
   if (r.aborted) return;
 
   const conn: Conn = {
@@ -214,6 +230,7 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
     ptyQueue: Promise.resolve(),
     leaving: false,
     heldFrames: [],
+    ...(sessionClosed ? { sessionClosed } : {}),
   };
   r.res.cork(() => {
     // Only the selected PTY token is echoed; the bearer entry never is (binding §7.1).
