@@ -85,23 +85,25 @@ export class SessionManager implements SessionControl {
     this.janitor = setInterval(() => {
       // One sweep at a time; shutdown waits for the one in flight (it may be writing archive chunks).
       if (this.sweeping) return;
-      this.sweeping = this.sweep().then(
-        () => {
-          if (this.sweepFailing) this.deps.runtime.logger.info({}, 'janitor sweep works again');
-          this.sweepFailing = false;
-        },
-        (err: unknown) => {
-          if (!this.sweepFailing) {
-            this.deps.runtime.logger.warn(
-              { err: (err as Error).message },
-              'janitor sweep failed; retrying every second',
-            );
-          }
-          this.sweepFailing = true;
-        },
-      ).finally(() => {
-        this.sweeping = undefined;
-      });
+      this.sweeping = this.sweep()
+        .then(
+          () => {
+            if (this.sweepFailing) this.deps.runtime.logger.info({}, 'janitor sweep works again');
+            this.sweepFailing = false;
+          },
+          (err: unknown) => {
+            if (!this.sweepFailing) {
+              this.deps.runtime.logger.warn(
+                { err: (err as Error).message },
+                'janitor sweep failed; retrying every second',
+              );
+            }
+            this.sweepFailing = true;
+          },
+        )
+        .finally(() => {
+          this.sweeping = undefined;
+        });
     }, 1000);
     this.janitor.unref();
     this.untrackSessions = deps.metrics?.trackSessions(() => this.sessionSamples());
@@ -363,6 +365,7 @@ export class SessionManager implements SessionControl {
         ...DEFAULT_ARCHIVER_OPTIONS,
         ...this.deps.archiver,
         logger: this.deps.runtime.logger,
+        ...(this.deps.metrics ? { metrics: this.deps.metrics } : {}),
       });
       idle = { archiver, archivedLastSeq: -1 };
       this.idleArchives.set(sessionId, idle);
