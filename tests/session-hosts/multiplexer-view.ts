@@ -56,9 +56,16 @@ export async function multiplexerScreen(
     const socket = screenSockets(paths).find((s) => s.endsWith(`.${id}`)) ?? id;
     const file = path.join(scratchDir, `${id}.hardcopy`);
     rmSync(file, { force: true });
-    // -X is asynchronous: wait for the file.
+    // -X is asynchronous: wait for the file, then for screen to finish writing it (a finished
+    // hardcopy is never empty: it has a line per row).
     execFileSync('screen', ['-S', socket, '-p', '0', '-X', 'hardcopy', file], { env });
-    text = await until('screen hardcopy', () => (existsSync(file) ? readFileSync(file, 'utf8') : undefined));
+    let previous: string | undefined;
+    text = await until('screen hardcopy', () => {
+      const now = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      const done = now !== '' && now === previous;
+      previous = now;
+      return done ? now : undefined;
+    });
   }
   return trimLines(text.split('\n'));
 }
