@@ -6,7 +6,9 @@ import { delay, is, joinSession, sequenceViolations, sessionFrameOf } from '@pty
 import { shell, useServer } from './support';
 
 describe('slow consumers', () => {
-  const ctx = useServer({ slowConsumerBytes: 64 * 1024 });
+  // A paused reader answers no pings either: the pong timeout must outlast the flood (which takes
+  // longer than the test default of 5 s through JetStream on a busy machine), or it is reaped.
+  const ctx = useServer({ slowConsumerBytes: 64 * 1024, pongTimeoutMs: 60_000 });
 
   it('an observer that falls behind gets PTY_OUTPUT_LAGGED, then a Keyframe, then live frames', async () => {
     const s = (await ctx().createSession(shell())).session_id;
