@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { BindingError, SCOPES, type Scope } from '@pty-ws/protocol';
 import type { TokenRecord, TokenStore } from '@pty-ws/ports';
+import { VerifiedTokens } from './verified-tokens';
 
 /** Who is on the other end of a request or connection, fixed at upgrade (binding §7.2). */
 export interface Principal {
@@ -43,7 +44,14 @@ export class Authenticator {
     readonly enabled: boolean,
     /** Scopes of a certificate principal (PTYWS_MTLS_SCOPES). */
     private readonly certificateScopes: readonly Scope[] = ['pty:observe'],
+    /** Recently verified tokens (verified-tokens.ts); `forget` must hear of every revocation. */
+    private readonly verified: VerifiedTokens = new VerifiedTokens(),
   ) {}
+
+  /** A token was revoked (here or on another edge): its next use goes to the TokenStore. */
+  forget(tokenId: string): void {
+    this.verified.forget(tokenId);
+  }
 
   /**
    * A bearer token wins when one is sent (its scopes and session binding apply); otherwise the
@@ -55,12 +63,18 @@ export class Authenticator {
       return { id: `cert:${certificate}`, kind: 'certificate', scopes: new Set(this.certificateScopes) };
     }
     if (!token) throw new AuthError('missing', 'a bearer token is required');
-    const rec = await this.tokens.findByHash(hashToken(token));
+    const hash = hashToken(token);
+    const cached = this.verified.get(hash);
+    if (cached && (cached.expiresAt === undefined || cached.expiresAt > Date.now())) return principalOf(cached);
+    const epoch = this.verified.begin();
+    const rec = await this.tokens.findByHash(hash);
     if (!rec) throw new AuthError('invalid', 'the bearer token is not valid');
     if (rec.revokedAt !== undefined) throw new AuthError('revoked', 'the bearer token has been revoked');
     if (rec.expiresAt !== undefined && rec.expiresAt <= Date.now())
       throw new AuthError('expired', 'the bearer token has expired');
+    // last_used_at is written on a store lookup only: accurate to the cache's lifetime (5 s).
     void this.tokens.touch(rec.tokenId, Date.now()).catch(() => undefined);
+    this.verified.remember(hash, rec, epoch);
     return principalOf(rec);
   }
 }

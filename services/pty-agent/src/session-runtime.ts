@@ -20,7 +20,7 @@ import type {
 } from '@pty-ws/ports';
 import { isManagedPtyProcess } from '@pty-ws/ports';
 import type { AgentMetrics } from '@pty-ws/telemetry';
-import { TerminalState } from '@pty-ws/terminal-state';
+import { TerminalState, type ScreenSnapshot } from '@pty-ws/terminal-state';
 import { Membership, type Caps } from './membership';
 import { OutputCoalescer } from './output-coalescer';
 import { Sequencer } from './sequencer';
@@ -60,6 +60,17 @@ export class SessionRuntime {
   private size: TerminalSize;
   private outputsSinceKeyframe = 0;
   private lastKeyframeAt = Date.now();
+  /** Sequence of the last log entry that changed the screen (Output, Resize): what a snapshot must match. */
+  private screenSeq: number;
+  /** A cadence snapshot is being taken; `keyframeDue`: one must be taken at the next chance. */
+  private keyframePending = false;
+  private keyframeDue = false;
+  /** Cadence snapshots in a row that output overtook; past MAX_KEYFRAME_RETRIES the keyframe reserves its place. */
+  private keyframeRetries = 0;
+  /** The last on-demand snapshot and the log sequence it stands for: joins at one anchor share it. */
+  private snapshotCache: { anchorSeq: number; snapshot: Promise<ScreenSnapshot> } | undefined;
+  /** MembershipChanged requested in this turn of the event loop: one frame answers them all. */
+  private membershipBatch: { seq: Promise<number>; log: () => void } | undefined;
   private readonly cadenceTimer: NodeJS.Timeout;
   private killedBy: ClosedReason | undefined;
   private readonly closedWaiters: Array<() => void> = [];
@@ -72,6 +83,7 @@ export class SessionRuntime {
     private readonly opts: RuntimeOptions,
   ) {
     this.size = { ...record.spec.size };
+    this.screenSeq = lastSeq;
     this.membership = new Membership(opts.caps);
     this.screen = new TerminalState({ cols: this.size.cols, rows: this.size.rows });
     this.archiver = opts.archive
@@ -79,6 +91,7 @@ export class SessionRuntime {
           ...DEFAULT_ARCHIVER_OPTIONS,
           ...opts.archiver,
           logger: opts.logger,
+          ...(opts.metrics ? { metrics: opts.metrics } : {}),
         })
       : undefined;
     this.sequencer = new Sequencer(
@@ -153,20 +166,62 @@ export class SessionRuntime {
   private emitOutput(data: Uint8Array): void {
     // Feed the mirror first, then sequence: a keyframe anchored at N always contains output N.
     this.screen.write(data);
-    this.sequencer.output('stdout', data);
+    this.screenSeq = this.sequencer.output('stdout', data);
     this.outputsSinceKeyframe++;
-    if (this.outputsSinceKeyframe >= this.opts.keyframeIntervalFrames) this.logKeyframe();
+    if (this.keyframeDue || this.outputsSinceKeyframe >= this.opts.keyframeIntervalFrames) this.logKeyframe();
   }
 
   private cadenceTick(): void {
-    if (this.state !== 'running' || this.outputsSinceKeyframe === 0) return;
+    if (this.state !== 'running') return;
+    if (this.keyframeDue) return this.logKeyframe();
+    if (this.outputsSinceKeyframe === 0) return;
     if (Date.now() - this.lastKeyframeAt >= this.opts.keyframeIntervalMs) this.logKeyframe();
   }
 
-  /** A cadence Keyframe: a log entry whose anchor is the entry right before it. */
+  /**
+   * A cadence Keyframe: a log entry whose anchor is the entry right before it, so its snapshot
+   * must reflect exactly the entries before it. The snapshot is taken without holding the log:
+   * once xterm has parsed everything written so far, if no Output or Resize was sequenced
+   * meanwhile the keyframe is logged right then as the next entry. If output overtook it, it is
+   * tried again with the next output (or the next quiet tick). Output keeps flowing meanwhile;
+   * only after MAX_KEYFRAME_RETRIES misses does it reserve its sequence and make later entries
+   * wait, so a keyframe is late by a few frames at most, never skipped.
+   */
   private logKeyframe(): void {
+    if (this.keyframePending) {
+      this.keyframeDue = true;
+      return;
+    }
     this.outputsSinceKeyframe = 0;
     this.lastKeyframeAt = Date.now();
+    this.keyframeDue = false;
+    if (this.keyframeRetries >= MAX_KEYFRAME_RETRIES) return this.reserveKeyframe();
+    const startedAt = performance.now();
+    const screenSeq = this.screenSeq;
+    this.keyframePending = true;
+    this.screen.snapshot().then(
+      (s) => {
+        this.keyframePending = false;
+        if (this.state === 'closed') return;
+        if (this.screenSeq !== screenSeq) {
+          this.keyframeRetries++;
+          this.keyframeDue = true;
+          return;
+        }
+        this.keyframeRetries = 0;
+        this.recordKeyframe('cadence', s.snapshot, startedAt);
+        // No await since the snapshot: the log's last entry is still the one the screen shows.
+        this.sequencer.event('pty.session_frame', keyframePayload(s, this.sequencer.lastSeq));
+      },
+      () => {
+        this.keyframePending = false;
+      },
+    );
+  }
+
+  /** The fallback: reserve the next sequence now, later entries wait for the snapshot. */
+  private reserveKeyframe(): void {
+    this.keyframeRetries = 0;
     const startedAt = performance.now();
     const snapshot = this.screen.snapshot();
     this.sequencer.reserve(async (seq) => {
@@ -178,24 +233,32 @@ export class SessionRuntime {
         id: newId(),
         ts: Date.now(),
         op: 'pty.session_frame',
-        payload: {
-          kind: 'Keyframe',
-          snapshot: Buffer.from(s.snapshot, 'utf8').toString('base64'),
-          snapshot_format: SNAPSHOT_FORMAT,
-          snapshot_cols: s.cols,
-          snapshot_rows: s.rows,
-          anchor_sequence: seq - 1,
-        },
+        payload: keyframePayload(s, seq - 1),
       };
     });
   }
 
-  /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
+  /**
+   * A keyframe for one connection (join flush, request, role change, lag): not logged. The screen
+   * only changes with a logged entry, so requests at the same anchor (the joins of an attach
+   * storm answered by one MembershipChanged) share one snapshot.
+   */
   async keyframe(): Promise<Keyframe> {
     const anchorSeq = this.sequencer.lastSeq;
-    const startedAt = performance.now();
-    const s = await this.screen.snapshot();
-    this.recordKeyframe('on_demand', s.snapshot, startedAt);
+    let cached = this.snapshotCache;
+    if (!cached || cached.anchorSeq !== anchorSeq) {
+      const startedAt = performance.now();
+      const snapshot = this.screen.snapshot();
+      cached = { anchorSeq, snapshot };
+      this.snapshotCache = cached;
+      snapshot.then(
+        (s) => this.recordKeyframe('on_demand', s.snapshot, startedAt),
+        () => {
+          if (this.snapshotCache === cached) this.snapshotCache = undefined;
+        },
+      );
+    }
+    const s = await cached.snapshot;
     return { snapshot: s.snapshot, cols: s.cols, rows: s.rows, anchorSeq };
   }
 
@@ -225,7 +288,7 @@ export class SessionRuntime {
     if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId) && !this.sameSize(req.size)) {
       this.applyResize(req.size);
     }
-    const membershipSeq = this.logMembership();
+    const membershipSeq = await this.logMembership();
     const keyframe = await this.keyframe();
     await this.sequencer.flushed();
     return { grant, membershipSeq, keyframe };
@@ -234,31 +297,56 @@ export class SessionRuntime {
   async leave(clientId: string): Promise<void> {
     if (!this.membership.remove(clientId)) return;
     if (this.state === 'closed') return;
-    this.logMembership();
+    await this.logMembership();
     await this.sequencer.flushed();
   }
 
   async setRole(clientId: string, role: PtyRole, canControl: boolean): Promise<RoleChangeResult> {
     this.assertRunning();
     const { grant, changed } = this.membership.setRole(clientId, role, canControl);
-    const membershipSeq = changed ? this.logMembership() : undefined;
+    const membershipSeq = changed ? await this.logMembership() : undefined;
     const keyframe = await this.keyframe();
     await this.sequencer.flushed();
     return membershipSeq !== undefined ? { grant, membershipSeq, keyframe } : { grant, keyframe };
   }
 
   releaseEdge(edgeId: string): void {
-    if (this.membership.removeEdge(edgeId) > 0 && this.state !== 'closed') this.logMembership();
+    if (this.membership.removeEdge(edgeId) > 0 && this.state !== 'closed') void this.logMembership();
   }
 
   roleOf(clientId: string): PtyRole | undefined {
     return this.membership.roleOf(clientId);
   }
 
-  private logMembership(): number {
-    const snap = this.membership.snapshot();
-    void this.opts.membershipStore.save(this.sessionId, this.membership.all()).catch(() => undefined);
-    return this.sequencer.event('pty.session_frame', { kind: 'MembershipChanged', ...snap });
+  /**
+   * The MembershipChanged for a join, leave or role change: resolves to its sequence. Changes in
+   * the same turn of the event loop share one frame, logged once they are all applied (setImmediate),
+   * so it holds every one of them. An attach storm then costs one full member list per batch, not
+   * one per join sent to every member. Each joiner still gets it after its RoleAssigned and before
+   * its Keyframe: the keyframe is taken after this resolves.
+   */
+  private logMembership(): Promise<number> {
+    if (this.membershipBatch) return this.membershipBatch.seq;
+    let resolve!: (seq: number) => void;
+    const seq = new Promise<number>((r) => (resolve = r));
+    const batch = {
+      seq,
+      log: () => {
+        if (this.membershipBatch !== batch) return;
+        this.membershipBatch = undefined;
+        const snap = this.membership.snapshot();
+        void this.opts.membershipStore.save(this.sessionId, this.membership.all()).catch(() => undefined);
+        resolve(this.sequencer.event('pty.session_frame', { kind: 'MembershipChanged', ...snap }));
+      },
+    };
+    this.membershipBatch = batch;
+    setImmediate(batch.log);
+    return seq;
+  }
+
+  /** Logs a pending MembershipChanged now: before `Closed`, nothing may follow it. */
+  private flushMembership(): void {
+    this.membershipBatch?.log();
   }
 
   private isOnlyController(clientId: string): boolean {
@@ -294,7 +382,7 @@ export class SessionRuntime {
     this.coalescer.flush();
     this.size = { ...size };
     this.screen.resize(size.cols, size.rows);
-    this.sequencer.event('pty.session_frame', { kind: 'Resize', cols: size.cols, rows: size.rows });
+    this.screenSeq = this.sequencer.event('pty.session_frame', { kind: 'Resize', cols: size.cols, rows: size.rows });
   }
 
   private sameSize(size: TerminalSize): boolean {
@@ -349,6 +437,7 @@ export class SessionRuntime {
     if (this.state !== 'running' || !isManagedPtyProcess(this.proc)) return false;
     await this.proc.detach();
     this.coalescer.flush();
+    this.flushMembership();
     this.state = 'closed';
     clearInterval(this.cadenceTimer);
     await this.sequencer.flushed();
@@ -366,6 +455,7 @@ export class SessionRuntime {
     if (this.state === 'closed') return;
     this.state = 'closing';
     this.coalescer.flush();
+    this.flushMembership();
     this.sequencer.event('pty.session_frame', { kind: 'Closed', exit_code: exitCode, reason });
     this.state = 'closed';
     clearInterval(this.cadenceTimer);
@@ -377,6 +467,20 @@ export class SessionRuntime {
       for (const w of this.closedWaiters.splice(0)) w();
     });
   }
+}
+
+/** Cadence snapshots overtaken by output in a row before the keyframe holds the log instead. */
+const MAX_KEYFRAME_RETRIES = 3;
+
+function keyframePayload(s: ScreenSnapshot, anchorSeq: number): Record<string, unknown> {
+  return {
+    kind: 'Keyframe',
+    snapshot: Buffer.from(s.snapshot, 'utf8').toString('base64'),
+    snapshot_format: SNAPSHOT_FORMAT,
+    snapshot_cols: s.cols,
+    snapshot_rows: s.rows,
+    anchor_sequence: anchorSeq,
+  };
 }
 
 /** A PTY-level failure: reported to the caller as a `pty.session_frame` Error, connection stays up. */

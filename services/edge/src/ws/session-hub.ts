@@ -3,11 +3,18 @@ import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry
 import type { Logger } from '../logger';
 import type { TemplatedApp } from '../uws';
 import type { Conn } from './connection';
+import { RecentFrames } from './recent-frames';
 import { serializeEntry, type SerializedFrame } from './serialized-frame';
 
 /** Hot window kept per session on the edge (rendering doc: three 80×24 screenfuls). */
 const HOT_FRAMES = 72;
 const HOT_BYTES = 23_040;
+/**
+ * Serialized frames kept past the hot window for catch-ups and join flushes (recent-frames.ts):
+ * about the default replay_buffer_frames, bounded in bytes so a hub stays small.
+ */
+const RECENT_FRAMES = 1024;
+const RECENT_BYTES = 4 * 1024 * 1024;
 
 export interface HubOptions {
   app: TemplatedApp;
@@ -41,6 +48,7 @@ export class SessionHub {
   head: number;
   private readonly ring: SerializedFrame[] = [];
   private ringBytes = 0;
+  private readonly recent = new RecentFrames({ frames: RECENT_FRAMES, bytes: RECENT_BYTES });
   readonly conns = new Set<Conn>();
   private readonly pending = new Set<Conn>();
   private readonly unsubscribe: Unsubscribe;
@@ -108,6 +116,7 @@ export class SessionHub {
   private deliver(entry: LogEntry): void {
     const frame = serializeEntry(entry);
     this.remember(frame);
+    this.recent.push(frame);
     this.head = entry.seq;
     if (this.undrainedFrom === undefined) {
       this.undrainedFrom = entry.seq;
@@ -183,6 +192,21 @@ export class SessionHub {
     this.catchingUp.delete(conn);
   }
 
+  /** The entry as this hub serialized it when it was published, else serialized now. */
+  frameOf(entry: LogEntry): SerializedFrame {
+    return this.recent.get(entry.seq) ?? serializeEntry(entry);
+  }
+
+  /**
+   * Sends the frames in (afterSeq, toSeq] from what this hub already serialized; false (nothing
+   * sent) when they are not all kept, and the caller reads them from the log.
+   */
+  sendKept(conn: Conn, afterSeq: number, toSeq: number): boolean {
+    if (!this.recent.covers(afterSeq, toSeq)) return false;
+    this.recent.forEach(afterSeq, toSeq, (f) => this.sendFrame(conn, f));
+    return true;
+  }
+
   /** Whether a frame belongs on this connection (README interpretation 2). */
   wants(conn: Conn, frame: { taskId?: string }): boolean {
     return frame.taskId !== undefined ? conn.tasks.has(frame.taskId) : conn.attached;
@@ -219,6 +243,12 @@ export class SessionHub {
           this.goLive(conn);
           return;
         }
+        if (this.recent.covers(conn.position, this.head)) {
+          // Past the hot window but still serialized here: no log read, no second serialization.
+          this.recent.forEach(conn.position, this.head, (f) => this.sendFrame(conn, f));
+          this.goLive(conn);
+          return;
+        }
         this.hotMisses++;
         this.opts.metrics?.hotWindowMiss();
         const entries = await this.opts.log.read(this.sessionId, conn.position, { toSeq: this.head, limit: 500 });
@@ -226,7 +256,7 @@ export class SessionHub {
           conn.position = this.head; // trimmed away meanwhile: nothing more to send
           continue;
         }
-        for (const e of entries) this.sendFrame(conn, serializeEntry(e));
+        for (const e of entries) this.sendFrame(conn, this.frameOf(e));
       }
     } finally {
       this.catchingUp.delete(conn);

@@ -1,0 +1,103 @@
+import { MemoryTokenStore } from '@pty-ws/adapters-memory';
+import type { TokenRecord } from '@pty-ws/ports';
+import { Authenticator, hashToken } from '../src/auth';
+import { VerifiedTokens } from '../src/verified-tokens';
+
+/** A TokenStore that counts lookups and can hold one back, to see what the cache answers. */
+class CountingStore extends MemoryTokenStore {
+  lookups = 0;
+  hold: Promise<void> | undefined;
+  override async findByHash(hash: string): Promise<TokenRecord | undefined> {
+    this.lookups++;
+    const rec = await super.findByHash(hash);
+    if (this.hold) await this.hold;
+    return rec;
+  }
+}
+
+let clock = 1_000_000;
+const now = () => clock;
+
+async function setup(ttlMs = 5000, maxEntries = 100) {
+  const store = new CountingStore();
+  const auth = new Authenticator(store, true, ['pty:observe'], new VerifiedTokens({ ttlMs, maxEntries, now }));
+  const mint = async (id: string, extra: Partial<TokenRecord> = {}) => {
+    const token = `tok-${id}`;
+    await store.insert({
+      tokenId: id,
+      hash: hashToken(token),
+      scopes: ['pty:control'],
+      instanceId: 'i',
+      createdBy: 'test',
+      createdAt: 0,
+      ...extra,
+    });
+    return token;
+  };
+  return { store, auth, mint };
+}
+
+const reasonOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { reason?: string }) => e.reason,
+  );
+
+describe('Authenticator with verified-token cache', () => {
+  it('asks the store once per token within the lifetime, again after it', async () => {
+    const { store, auth, mint } = await setup();
+    const t = await mint('a');
+    for (let i = 0; i < 5; i++) expect((await auth.authenticate(t)).tokenId).toBe('a');
+    expect(store.lookups).toBe(1);
+    clock += 5000;
+    await auth.authenticate(t);
+    expect(store.lookups).toBe(2);
+  });
+
+  it('refuses a revoked token at once after forget, although it was cached', async () => {
+    const { store, auth, mint } = await setup();
+    const t = await mint('a');
+    await auth.authenticate(t);
+    await store.revoke('a', clock);
+    auth.forget('a');
+    expect(await reasonOf(auth.authenticate(t))).toBe('revoked');
+  });
+
+  it('does not cache a lookup that a revocation overtook', async () => {
+    const { store, auth, mint } = await setup();
+    const t = await mint('a');
+    let release!: () => void;
+    store.hold = new Promise((r) => (release = r));
+    const inFlight = auth.authenticate(t); // read the record before the revocation
+    await new Promise((r) => setImmediate(r));
+    await store.revoke('a', clock);
+    auth.forget('a');
+    release();
+    store.hold = undefined;
+    expect(await reasonOf(inFlight)).toBe('ok'); // it was valid when read
+    expect(await reasonOf(auth.authenticate(t))).toBe('revoked');
+  });
+
+  it('never caches unknown, revoked or expired tokens, and checks expiry on every use', async () => {
+    const { store, auth, mint } = await setup();
+    expect(await reasonOf(auth.authenticate('nope'))).toBe('invalid');
+    expect(await reasonOf(auth.authenticate('nope'))).toBe('invalid');
+    expect(store.lookups).toBe(2);
+    const soon = await mint('b', { expiresAt: Date.now() + 300 });
+    await auth.authenticate(soon); // cached, and the cache's clock stands still
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await reasonOf(auth.authenticate(soon))).toBe('expired');
+  });
+
+  it('keeps at most maxEntries tokens, dropping the oldest', async () => {
+    const { store, auth, mint } = await setup(5000, 2);
+    const tokens = [await mint('a'), await mint('b'), await mint('c')];
+    for (const t of tokens) await auth.authenticate(t);
+    store.lookups = 0;
+    await auth.authenticate(tokens[2]!);
+    await auth.authenticate(tokens[1]!);
+    expect(store.lookups).toBe(0);
+    await auth.authenticate(tokens[0]!);
+    expect(store.lookups).toBe(1);
+  });
+});
