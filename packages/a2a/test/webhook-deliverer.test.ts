@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { MemoryPushOutbox } from '../../adapters-memory/src';
 import { WebhookDeliverer, type PushMetrics } from '../src';
 
 interface Received {
@@ -12,6 +13,8 @@ interface Received {
 class Receiver {
   readonly received: Received[] = [];
   statuses: number[] = [];
+  /** Runs before each answer (the deliverer is waiting for it then). */
+  beforeAnswer: (() => Promise<void>) | undefined;
   private server!: Server;
   url = '';
 
@@ -19,8 +22,9 @@ class Receiver {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         this.received.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        await this.beforeAnswer?.();
         res.statusCode = this.statuses.shift() ?? 200;
         res.end();
       });
@@ -119,5 +123,55 @@ describe('WebhookDeliverer', () => {
     await d.idle();
     expect(receiver.received.map((r) => r.body)).toEqual([{ n: 1 }, { n: 2 }, { n: 2 }]);
     expect(metrics.counts).toEqual({ delivered: 0, retried: 1, failed: 2 });
+  });
+
+  it('with an outbox: stored before the first attempt, deleted after success or give-up', async () => {
+    const store = new MemoryPushOutbox();
+    receiver.statuses = [404];
+    const d = new WebhookDeliverer({
+      attempts: 2,
+      initialBackoffMs: 10,
+      maxBackoffMs: 50,
+      timeoutMs: 2000,
+      outbox: { store, owner: 'agent-1' },
+    });
+    const seen: string[][] = [];
+    receiver.beforeAnswer = async () => {
+      seen.push((await store.pending('agent-1')).map((e) => `${e.configId} ${e.body} ${e.token ?? '-'}`));
+    };
+    d.enqueue({ ...target(), configId: 'refused' }, { n: 1 });
+    d.enqueue({ ...target(), token: 'tok' }, { n: 2 });
+    await d.idle();
+    // While a notification is being attempted it is in the outbox (both of them, the first time).
+    for (const s of seen) expect(s.length).toBeGreaterThan(0);
+    expect(seen.flat()).toEqual(expect.arrayContaining(['refused {"n":1} -', 'c1 {"n":2} tok']));
+    expect(receiver.received).toHaveLength(2);
+    expect(await store.pending('agent-1')).toEqual([]);
+  });
+
+  it('what a stopped deliverer did not deliver is resumed, in order, by the next one of the owner', async () => {
+    const url = receiver.url;
+    await receiver.stop();
+    const store = new MemoryPushOutbox();
+    const opts = { attempts: 50, initialBackoffMs: 20, maxBackoffMs: 50, timeoutMs: 2000 };
+    const first = new WebhookDeliverer({ ...opts, outbox: { store, owner: 'agent-1' } });
+    first.enqueue({ taskId: 't1', configId: 'c1', url }, { n: 1 });
+    first.enqueue({ taskId: 't1', configId: 'c1', url }, { n: 2 });
+    await first.drain(200); // nobody listens: nothing delivered
+    expect((await store.pending('agent-1')).map((e) => e.body)).toEqual(['{"n":1}', '{"n":2}']);
+
+    receiver = new Receiver();
+    await receiver.start(Number(new URL(url).port));
+    const other = new WebhookDeliverer({ ...opts, outbox: { store, owner: 'agent-2' } });
+    expect(await other.resume()).toBe(0); // not its notifications
+    let pending = 0;
+    const metrics = { delivered() {}, retried() {}, failed() {}, pending: (d: number) => void (pending += d) };
+    const second = new WebhookDeliverer({ ...opts, metrics, outbox: { store, owner: 'agent-1' } });
+    expect(await second.resume()).toBe(2);
+    expect(pending).toBe(2); // ptyws_push_notifications_pending
+    await second.idle();
+    expect(pending).toBe(0);
+    expect(receiver.received.map((r) => r.body)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(await store.pending('agent-1')).toEqual([]);
   });
 });

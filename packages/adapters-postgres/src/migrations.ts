@@ -121,6 +121,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'push notification outbox',
+    sql: (s) => `
+      -- Push notifications not yet delivered: written before the first attempt, deleted after
+      -- success or give-up; a restarted agent resumes its owner's rows in id order.
+      CREATE TABLE ${s}.push_outbox (
+        id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        owner          text NOT NULL,
+        task_id        text NOT NULL,
+        config_id      text NOT NULL,
+        url            text NOT NULL,
+        token          text,
+        authentication jsonb,
+        body           text NOT NULL,
+        created_at     bigint NOT NULL
+      );
+      CREATE INDEX push_outbox_owner ON ${s}.push_outbox (owner, id);
+    `,
+  },
 ];
 
 /**
