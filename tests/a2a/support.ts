@@ -4,24 +4,11 @@ import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Config } from '@pty-ws/config';
 import { newId, type Message, type Task } from '@pty-ws/protocol';
 import { TestContext, http, type HttpResponse, type TestClient } from '@pty-ws/testkit';
 
-/** Starts a server in beforeAll and disposes it (and its clients) in afterAll. */
-export function useServer(overrides: Partial<Config> = {}): () => TestContext {
-  let ctx: TestContext | undefined;
-  beforeAll(async () => {
-    ctx = await TestContext.start(overrides);
-  });
-  afterAll(async () => {
-    await ctx?.dispose();
-  });
-  return () => {
-    if (!ctx) throw new Error('server not started');
-    return ctx;
-  };
-}
+/** One server per file, started in beforeAll and disposed in afterAll (the conformance suite's). */
+export { useServer } from '../conformance/support';
 
 export const restBase = (ctx: TestContext) => `/agents/${ctx.server.instanceId}/a2a/v1`;
 export const jsonRpcPath = (ctx: TestContext) => `/agents/${ctx.server.instanceId}/a2a/jsonrpc`;

@@ -8,21 +8,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AuditEventJson } from '@pty-ws/ports';
 import { TestContext, delay, http, is, joinSession, testMode, type TestClient } from '@pty-ws/testkit';
 import { shell } from '../conformance/support';
 import { counterTotal } from './support';
 
-interface AuditJson {
-  id: number;
-  at: number;
-  type: string;
-  session_id: string | null;
-  principal: string;
-  client_id: string | null;
-  edge_id: string | null;
-  disclosure: boolean;
-  detail: Record<string, unknown>;
-}
+type AuditJson = AuditEventJson;
 
 const SECRET = 'typed-secret-4711';
 

@@ -3,8 +3,7 @@
  * signed; without a bearer token the certificate's identity (subject CN, else SAN) is the principal,
  * with the scopes of PTYWS_MTLS_SCOPES. Certificates are made at test time with the openssl CLI.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,70 +11,7 @@ import WebSocket from 'ws';
 import { SUBPROTOCOL_JSON, newId } from '@pty-ws/protocol';
 import { TestContext } from '@pty-ws/testkit';
 import { shell } from '../conformance/support';
-
-const openssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-
-interface Pem {
-  cert: string;
-  key: string;
-}
-
-function makeCa(dir: string, name: string): Pem {
-  const cert = join(dir, `${name}.pem`);
-  const key = join(dir, `${name}.key`);
-  openssl(
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1'].concat([
-      '-subj',
-      `/CN=${name}`,
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ]),
-  );
-  return { cert, key };
-}
-
-/** A leaf certificate signed by `ca`; `san` e.g. `IP:127.0.0.1,DNS:localhost`. */
-function makeLeaf(dir: string, name: string, ca: Pem, subject: string, san: string, client: boolean): Pem {
-  const key = join(dir, `${name}.key`);
-  const csr = join(dir, `${name}.csr`);
-  const cert = join(dir, `${name}.pem`);
-  const ext = join(dir, `${name}.ext`);
-  writeFileSync(ext, `subjectAltName=${san}\nextendedKeyUsage=${client ? 'clientAuth' : 'serverAuth'}\n`);
-  openssl([
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-subj',
-    subject,
-    '-keyout',
-    key,
-    '-out',
-    csr,
-  ]);
-  openssl([
-    'x509',
-    '-req',
-    '-in',
-    csr,
-    '-CA',
-    ca.cert,
-    '-CAkey',
-    ca.key,
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-out',
-    cert,
-    '-extfile',
-    ext,
-  ]);
-  return { cert, key };
-}
+import { makeCa, makeLeaf } from './certs';
 
 interface Tls {
   ca: Buffer;

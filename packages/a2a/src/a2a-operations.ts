@@ -97,6 +97,8 @@ export interface CallContext {
   sessionScope?: string;
   /** Aborts streams when the caller goes away (SSE socket closed, gRPC call canceled). */
   signal?: AbortSignal;
+  /** The caller's network address, as the edge saw it (the audit trail's `source_address`). */
+  sourceAddress?: string;
 }
 
 // ---- requests and results (snake_case, as on the pty-ws wire) ---------------------------------

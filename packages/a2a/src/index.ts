@@ -13,3 +13,4 @@ export {
   type WebhookTarget,
 } from './push/webhook-deliverer';
 export { dialectOf, renderEvent, renderList, renderSendResult, renderTask, type JsonDialect } from './render';
+export { STREAMING_METHODS, UNARY_METHODS, bindOperations } from './methods';

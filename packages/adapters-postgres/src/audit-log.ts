@@ -1,27 +1,19 @@
 import type { Pool } from 'pg';
 import {
   AuditBatcher,
+  auditRecordFromJson,
+  auditRecordToJson,
   type AuditBatcherOptions,
   type AuditEvent,
-  type AuditEventType,
   type AuditLog,
   type AuditQuery,
+  type AuditRecordJson,
   type StoredAuditEvent,
 } from '@pty-ws/ports';
 import { qualified, toMillis } from './sql';
 
-interface AuditRow {
-  id: string;
-  at: string;
-  type: AuditEventType;
-  instance_id: string;
-  session_id: string | null;
-  principal: string;
-  client_id: string | null;
-  edge_id: string | null;
-  disclosure: boolean;
-  detail: Record<string, unknown>;
-}
+/** A row as pg returns it: the stored record, with bigints as strings. */
+type AuditRow = Omit<AuditRecordJson, 'at'> & { id: string; at: string };
 
 export type PgAuditOptions = Pick<AuditBatcherOptions, 'flushIntervalMs' | 'maxBatch' | 'maxQueued' | 'onProblem'>;
 
@@ -75,17 +67,7 @@ export class PgAuditLog implements AuditLog {
   }
 
   private async write(batch: readonly AuditEvent[]): Promise<void> {
-    const rows = batch.map((e) => ({
-      at: e.at,
-      type: e.type,
-      instance_id: e.instanceId,
-      session_id: e.sessionId ?? null,
-      principal: e.principal,
-      client_id: e.clientId ?? null,
-      edge_id: e.edgeId ?? null,
-      disclosure: e.disclosure,
-      detail: e.detail,
-    }));
+    const rows = batch.map(auditRecordToJson);
     await this.pool.query(
       `INSERT INTO ${this.table} (at, type, instance_id, session_id, principal, client_id, edge_id, disclosure, detail)
        SELECT at, type, instance_id, session_id, principal, client_id, edge_id, disclosure, detail
@@ -98,17 +80,5 @@ export class PgAuditLog implements AuditLog {
 }
 
 function fromRow(row: AuditRow): StoredAuditEvent {
-  const e: StoredAuditEvent = {
-    id: toMillis(row.id),
-    at: toMillis(row.at),
-    type: row.type,
-    instanceId: row.instance_id,
-    principal: row.principal,
-    disclosure: row.disclosure,
-    detail: row.detail,
-  };
-  if (row.session_id !== null) e.sessionId = row.session_id;
-  if (row.client_id !== null) e.clientId = row.client_id;
-  if (row.edge_id !== null) e.edgeId = row.edge_id;
-  return e;
+  return auditRecordFromJson(toMillis(row.id), { ...row, at: toMillis(row.at) });
 }

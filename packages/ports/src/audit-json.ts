@@ -1,12 +1,13 @@
-import { AUDIT_EVENT_TYPES, type AuditEventType, type AuditQuery, type StoredAuditEvent } from './audit';
+import {
+  AUDIT_EVENT_TYPES,
+  type AuditEvent,
+  type AuditEventType,
+  type AuditQuery,
+  type StoredAuditEvent,
+} from './audit';
 
-/**
- * One audit event as JSON: the line of the JSON-lines sink and the item of `GET /api/v1/audit`.
- * `ts` is for people, `at` (epoch ms) for programs.
- */
-export interface AuditEventJson {
-  id: number;
-  ts: string;
+/** The snake_case fields of an event as stored (a JSON line, a table row, one recordset item). */
+export interface AuditRecordJson {
   at: number;
   type: AuditEventType;
   instance_id: string;
@@ -18,10 +19,8 @@ export interface AuditEventJson {
   detail: Record<string, unknown>;
 }
 
-export function auditEventToJson(e: StoredAuditEvent): AuditEventJson {
+export function auditRecordToJson(e: AuditEvent): AuditRecordJson {
   return {
-    id: e.id,
-    ts: new Date(e.at).toISOString(),
     at: e.at,
     type: e.type,
     instance_id: e.instanceId,
@@ -34,8 +33,38 @@ export function auditEventToJson(e: StoredAuditEvent): AuditEventJson {
   };
 }
 
+/** The stored event of a record the sink already checked; absent optional ids stay absent. */
+export function auditRecordFromJson(id: number, r: AuditRecordJson): StoredAuditEvent {
+  const e: StoredAuditEvent = {
+    id,
+    at: r.at,
+    type: r.type,
+    instanceId: r.instance_id,
+    principal: r.principal,
+    disclosure: r.disclosure,
+    detail: r.detail,
+  };
+  if (r.session_id !== null) e.sessionId = r.session_id;
+  if (r.client_id !== null) e.clientId = r.client_id;
+  if (r.edge_id !== null) e.edgeId = r.edge_id;
+  return e;
+}
+
+/**
+ * One audit event as JSON: the line of the JSON-lines sink and the item of `GET /api/v1/audit`.
+ * `ts` is for people, `at` (epoch ms) for programs.
+ */
+export interface AuditEventJson extends AuditRecordJson {
+  id: number;
+  ts: string;
+}
+
+export function auditEventToJson(e: StoredAuditEvent): AuditEventJson {
+  return { id: e.id, ts: new Date(e.at).toISOString(), ...auditRecordToJson(e) };
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const optString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const optString = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Parses a line written by `auditEventToJson`; undefined for anything else (a torn last line). */
 export function auditEventFromJson(value: unknown): StoredAuditEvent | undefined {
@@ -44,22 +73,17 @@ export function auditEventFromJson(value: unknown): StoredAuditEvent | undefined
   if (typeof id !== 'number' || typeof at !== 'number' || typeof instance_id !== 'string') return undefined;
   if (typeof principal !== 'string' || typeof disclosure !== 'boolean' || !isObject(detail)) return undefined;
   if (!(AUDIT_EVENT_TYPES as readonly unknown[]).includes(type)) return undefined;
-  const e: StoredAuditEvent = {
-    id,
+  return auditRecordFromJson(id, {
     at,
     type: type as AuditEventType,
-    instanceId: instance_id,
+    instance_id,
     principal,
     disclosure,
     detail,
-  };
-  const sessionId = optString(value['session_id']);
-  const clientId = optString(value['client_id']);
-  const edgeId = optString(value['edge_id']);
-  if (sessionId !== undefined) e.sessionId = sessionId;
-  if (clientId !== undefined) e.clientId = clientId;
-  if (edgeId !== undefined) e.edgeId = edgeId;
-  return e;
+    session_id: optString(value['session_id']),
+    client_id: optString(value['client_id']),
+    edge_id: optString(value['edge_id']),
+  });
 }
 
 /** The filter of an AuditQuery, for sinks that scan. */

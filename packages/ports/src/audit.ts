@@ -1,6 +1,7 @@
 /**
  * The security audit trail: who attached to which session with which role and scopes, who typed
- * (how much, never what), who resized, who changed roles, who minted and revoked tokens.
+ * (how much, never what), who resized, who changed roles, who minted and revoked tokens, who sent
+ * and canceled A2A tasks and set or deleted their push-notification configs.
  */
 
 /** What happened. `attach` of an observer is also a disclosure (extension "Security notes"). */
@@ -14,6 +15,10 @@ export const AUDIT_EVENT_TYPES = [
   'token_revoke',
   'session_create',
   'session_kill',
+  'task_send',
+  'task_cancel',
+  'push_config_set',
+  'push_config_delete',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

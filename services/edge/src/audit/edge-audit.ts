@@ -5,6 +5,19 @@ import type { Principal } from '../auth';
 import type { Conn } from '../ws/connection';
 import { InputAttribution } from './input-attribution';
 
+/** Audit event types of control-plane calls (not of attached connections). */
+export type ControlPlaneAction = Extract<
+  AuditEvent['type'],
+  | 'token_create'
+  | 'token_revoke'
+  | 'session_create'
+  | 'session_kill'
+  | 'task_send'
+  | 'task_cancel'
+  | 'push_config_set'
+  | 'push_config_delete'
+>;
+
 /** What the edge knows about a connection that the trail records on every event. */
 type ConnFacts = Pick<Conn, 'clientId' | 'instanceId' | 'sessionId' | 'principal' | 'remoteAddress' | 'binary'>;
 
@@ -68,10 +81,13 @@ export class EdgeAudit {
     this.connEvent(conn, 'resize', false, { cols, rows });
   }
 
-  /** REST actions: token and session lifecycle, by whom. */
+  /**
+   * Control-plane actions (REST, gRPC admin, A2A bindings): token and session lifecycle, task
+   * sends and cancels, push-config changes, by whom (detail: `via`, `source_address`).
+   */
   admin(
-    principal: Principal,
-    type: 'token_create' | 'token_revoke' | 'session_create' | 'session_kill',
+    principal: Pick<Principal, 'id'>,
+    type: ControlPlaneAction,
     detail: Record<string, unknown>,
     sessionId?: string,
   ): void {

@@ -1,14 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
 import {
   A2aError,
-  parseCancelTask,
-  parseGetTask,
-  parseListPushConfigs,
-  parseListTasks,
-  parsePushConfig,
-  parsePushConfigRef,
-  parseSendMessage,
-  parseSubscribe,
+  STREAMING_METHODS as S,
+  UNARY_METHODS as M,
   type A2aOperations,
   type CallContext,
   type StreamEvent,
@@ -32,6 +26,11 @@ type Streaming<Req> = grpc.ServerWritableStream<Req, unknown>;
  */
 export function a2aServiceHandlers(deps: A2aServiceDeps): a2a.A2AServiceHandlers {
   const { ops } = deps;
+  /** A core method with this service's operations bound: `(json, ctx) => result`. */
+  const core =
+    <R>(method: (ops: A2aOperations, params: unknown, ctx: CallContext) => R) =>
+    (json: unknown, ctx: CallContext): R =>
+      method(ops, json, ctx);
   const report = (err: unknown) =>
     deps.logger?.error({ err: (err as Error)?.stack ?? String(err) }, 'gRPC A2A call failed');
 
@@ -74,44 +73,31 @@ export function a2aServiceHandlers(deps: A2aServiceDeps): a2a.A2AServiceHandlers
     };
 
   return {
-    SendMessage: unary('lf.a2a.v1.SendMessageRequest', A2A_TYPES.SendMessageResponse, (json, ctx) =>
-      ops.sendMessage(parseSendMessage(json), ctx),
-    ),
-    SendStreamingMessage: streaming('lf.a2a.v1.SendMessageRequest', (json, ctx) =>
-      ops.sendStreamingMessage(parseSendMessage(json), ctx),
-    ),
-    GetTask: unary('lf.a2a.v1.GetTaskRequest', A2A_TYPES.Task, (json, ctx) => ops.getTask(parseGetTask(json), ctx)),
-    ListTasks: unary('lf.a2a.v1.ListTasksRequest', A2A_TYPES.ListTasksResponse, (json, ctx) =>
-      ops.listTasks(parseListTasks(json), ctx),
-    ),
-    CancelTask: unary('lf.a2a.v1.CancelTaskRequest', A2A_TYPES.Task, (json, ctx) =>
-      ops.cancelTask(parseCancelTask(json), ctx),
-    ),
-    SubscribeToTask: streaming('lf.a2a.v1.SubscribeToTaskRequest', (json, ctx) =>
-      ops.subscribeToTask(parseSubscribe(json), ctx),
-    ),
+    SendMessage: unary('lf.a2a.v1.SendMessageRequest', A2A_TYPES.SendMessageResponse, core(M.SendMessage)),
+    SendStreamingMessage: streaming('lf.a2a.v1.SendMessageRequest', core(S.SendStreamingMessage)),
+    GetTask: unary('lf.a2a.v1.GetTaskRequest', A2A_TYPES.Task, core(M.GetTask)),
+    ListTasks: unary('lf.a2a.v1.ListTasksRequest', A2A_TYPES.ListTasksResponse, core(M.ListTasks)),
+    CancelTask: unary('lf.a2a.v1.CancelTaskRequest', A2A_TYPES.Task, core(M.CancelTask)),
+    SubscribeToTask: streaming('lf.a2a.v1.SubscribeToTaskRequest', core(S.SubscribeToTask)),
     CreateTaskPushNotificationConfig: unary(
       A2A_TYPES.TaskPushNotificationConfig,
       A2A_TYPES.TaskPushNotificationConfig,
-      (json, ctx) => ops.setTaskPushNotificationConfig(parsePushConfig(json), ctx),
+      core(M.SetTaskPushNotificationConfig),
     ),
     GetTaskPushNotificationConfig: unary(
       'lf.a2a.v1.GetTaskPushNotificationConfigRequest',
       A2A_TYPES.TaskPushNotificationConfig,
-      (json, ctx) => ops.getTaskPushNotificationConfig(parsePushConfigRef(json), ctx),
+      core(M.GetTaskPushNotificationConfig),
     ),
     ListTaskPushNotificationConfigs: unary(
       'lf.a2a.v1.ListTaskPushNotificationConfigsRequest',
       A2A_TYPES.ListTaskPushNotificationConfigsResponse,
-      (json, ctx) => ops.listTaskPushNotificationConfigs(parseListPushConfigs(json), ctx),
+      core(M.ListTaskPushNotificationConfigs),
     ),
     DeleteTaskPushNotificationConfig: unary(
       'lf.a2a.v1.DeleteTaskPushNotificationConfigRequest',
       'google.protobuf.Empty',
-      async (json, ctx) => {
-        await ops.deleteTaskPushNotificationConfig(parsePushConfigRef(json), ctx);
-        return {};
-      },
+      core(M.DeleteTaskPushNotificationConfig),
     ),
     // The AgentCard is served over HTTP (`/agents/{instance}/.well-known/agent-card.json`); no
     // extended card exists.

@@ -1,25 +1,28 @@
 import type { A2aOperations } from '@pty-ws/a2a';
 import type { Config } from '@pty-ws/config';
-import type { FrameLog, SessionControl, SessionRegistry, TokenStore } from '@pty-ws/ports';
+import type { FrameLog, SessionRegistry } from '@pty-ws/ports';
+import type { AdminOperations } from '../admin/admin-operations';
+import { auditedA2a } from '../audit/audited-a2a';
 import type { EdgeAudit } from '../audit/edge-audit';
 import type { Authenticator } from '../auth';
+import type { RequestGate } from '../limits/request-gate';
 import type { Logger } from '../logger';
 import { startGrpcServer, type RunningGrpcServer } from './grpc-server';
 
-/** What the edge hands its gRPC server: the same stores, auth and A2A core as REST and WebSocket. */
+/** What the edge hands its gRPC server: the same stores, auth, limits and A2A core as REST and WebSocket. */
 export interface EdgeGrpcDeps {
   config: Config;
   logger: Logger;
   auth: Authenticator;
-  control: SessionControl;
+  admin: AdminOperations;
   registry: SessionRegistry;
-  tokens: TokenStore;
   log: FrameLog;
   a2a?: A2aOperations;
   audit?: EdgeAudit;
+  /** The per-principal and per-instance request limits of the HTTP control plane. */
+  admit?: RequestGate;
   httpPort: number;
   hotMisses: (sessionId: string) => number;
-  onTokenRevoked: (tokenId: string) => void;
   onAuthFailure?: (reason: string) => void;
 }
 
@@ -32,25 +35,21 @@ export async function startEdgeGrpc(deps: EdgeGrpcDeps): Promise<RunningGrpcServ
     instanceId: config.instanceId,
     logger: deps.logger,
     ...(deps.onAuthFailure ? { onAuthFailure: deps.onAuthFailure } : {}),
+    ...(deps.admit ? { admit: deps.admit } : {}),
   };
-  const audit = deps.audit;
+  const a2a = deps.a2a && deps.audit ? auditedA2a(deps.a2a, deps.audit, 'grpc') : deps.a2a;
   return startGrpcServer({
     config,
     logger: deps.logger,
     admin: {
       ...callAuth,
-      control: deps.control,
+      admin: deps.admin,
       registry: deps.registry,
-      tokens: deps.tokens,
       log: deps.log,
       httpPort: () => deps.httpPort,
       tls: config.tlsCert !== undefined && config.tlsKey !== undefined,
       hotMisses: deps.hotMisses,
-      onTokenRevoked: deps.onTokenRevoked,
-      ...(audit
-        ? { onAdminAction: (p, action, detail, sessionId) => audit.admin(p, action as never, detail, sessionId) }
-        : {}),
     },
-    ...(deps.a2a ? { a2a: { ...callAuth, ops: deps.a2a } } : {}),
+    ...(a2a ? { a2a: { ...callAuth, ops: a2a } } : {}),
   });
 }

@@ -1,7 +1,9 @@
 import type * as grpc from '@grpc/grpc-js';
 import { A2aError, type CallContext } from '@pty-ws/a2a';
 import { AuthError, bearerFromHeader, type Authenticator, type Principal } from '../auth';
+import type { RequestGate } from '../limits/request-gate';
 import type { Logger } from '../logger';
+import { certificateIdentity } from '../mtls/certificate-identity';
 
 /** Metadata naming the instance when the request has no `tenant` and the token is not bound to one. */
 export const INSTANCE_METADATA = 'x-ptyws-instance';
@@ -15,7 +17,12 @@ export interface GrpcCallAuth {
   onAuthFailure?: (reason: string) => void;
   /** Failures that are not the caller's (INTERNAL) are logged here with their cause. */
   logger?: Logger;
+  /** Per-principal and per-instance request limits (RESOURCE_EXHAUSTED past them); absent: none. */
+  admit?: RequestGate;
 }
+
+/** What a handler needs of a call to know who is calling: metadata, TLS peer, address. */
+export type IncomingCall = Pick<grpc.ServerUnaryCall<unknown, unknown>, 'metadata' | 'getAuthContext' | 'getPeer'>;
 
 function text(metadata: grpc.Metadata, key: string): string {
   return metadata
@@ -24,10 +31,30 @@ function text(metadata: grpc.Metadata, key: string): string {
     .join(',');
 }
 
-/** `authorization: Bearer <token>` metadata → the principal, exactly as the REST API resolves it. */
-export async function authenticate(deps: GrpcCallAuth, metadata: grpc.Metadata): Promise<Principal> {
+/**
+ * The identity of the client certificate verified in the TLS handshake (PTYWS_TLS_CA: the server
+ * requires one), as the HTTP mTLS front reads it; undefined without TLS or without a usable subject.
+ */
+function certificateOf(call: IncomingCall): string | undefined {
+  const cert = call.getAuthContext()?.sslPeerCertificate;
+  return cert ? certificateIdentity(cert) : undefined;
+}
+
+/** The caller's IP address (the peer is `address:port`), for the audit trail. */
+export function sourceAddress(call: IncomingCall): string {
+  const peer = call.getPeer();
+  const colon = peer.lastIndexOf(':');
+  return (colon > 0 ? peer.slice(0, colon) : peer).replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * `authorization: Bearer <token>` metadata → the principal, exactly as the REST API resolves it:
+ * a bearer token decides when sent; otherwise a verified client certificate is the principal
+ * (`cert:<CN>`, PTYWS_MTLS_SCOPES).
+ */
+export async function authenticate(deps: GrpcCallAuth, call: IncomingCall): Promise<Principal> {
   try {
-    return await deps.auth.authenticate(bearerFromHeader(text(metadata, 'authorization')));
+    return await deps.auth.authenticate(bearerFromHeader(text(call.metadata, 'authorization')), certificateOf(call));
   } catch (err) {
     if (err instanceof AuthError) {
       deps.onAuthFailure?.(err.reason);
@@ -56,8 +83,9 @@ export async function callContext(
   call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>,
   tenant?: string,
 ): Promise<CallContext> {
-  const principal = await authenticate(deps, call.metadata);
+  const principal = await authenticate(deps, call);
   const instanceId = instanceOf(deps, principal, call.metadata, tenant);
+  deps.admit?.(principal.id, instanceId);
   const extensions = text(call.metadata, EXTENSIONS_METADATA)
     .split(',')
     .map((s) => s.trim())
@@ -69,6 +97,7 @@ export async function callContext(
     principal,
     instanceId,
     signal: aborter.signal,
+    sourceAddress: sourceAddress(call),
     ...(extensions.length > 0 ? { requestedExtensions: extensions } : {}),
     ...(traceparent ? { serviceParameters: { traceparent } } : {}),
   };

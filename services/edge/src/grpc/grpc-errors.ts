@@ -2,6 +2,8 @@ import * as grpc from '@grpc/grpc-js';
 import { A2aError } from '@pty-ws/a2a';
 import { ProtoJsonError } from '@pty-ws/a2a-proto';
 import { isBindingError } from '@pty-ws/protocol';
+// Admin errors that are not A2A errors: the REST API's 404 for unknown sessions and tokens.
+import { NotFoundError } from '../admin/admin-operations';
 
 /**
  * Trailing metadata key carrying the canonical A2A error object (`{type, code, message, data}`,
@@ -9,9 +11,6 @@ import { isBindingError } from '@pty-ws/protocol';
  * names. A `-bin` key: messages may hold any character, ASCII metadata may not.
  */
 export const A2A_ERROR_METADATA = 'a2a-error-bin';
-
-/** Admin errors that are not A2A errors: the REST API's 404 for unknown sessions and tokens. */
-export class NotFoundError extends Error {}
 
 /**
  * Any failure of a call as a gRPC status: A2A errors by their spec table (NOT_FOUND,

@@ -21,12 +21,17 @@ export interface RunningGrpcServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** TLS with the edge's certificate when PTYWS_TLS_CERT/KEY are set (the same files as https/wss). */
+/**
+ * TLS with the edge's certificate when PTYWS_TLS_CERT/KEY are set (the same files as https/wss);
+ * with PTYWS_TLS_CA also mutual TLS, as on the HTTP port: a client certificate signed by that CA
+ * is required and verified in the handshake (a client without one, or with another CA's, never
+ * reaches a handler), and its identity is the principal of calls without a bearer token.
+ */
 function credentials(config: Config): grpc.ServerCredentials {
   if (config.tlsCert === undefined || config.tlsKey === undefined) return grpc.ServerCredentials.createInsecure();
-  return grpc.ServerCredentials.createSsl(null, [
-    { cert_chain: readFileSync(config.tlsCert), private_key: readFileSync(config.tlsKey) },
-  ]);
+  const keyPair = [{ cert_chain: readFileSync(config.tlsCert), private_key: readFileSync(config.tlsKey) }];
+  if (config.tlsCa === undefined) return grpc.ServerCredentials.createSsl(null, keyPair);
+  return grpc.ServerCredentials.createSsl(readFileSync(config.tlsCa), keyPair, true);
 }
 
 /**
@@ -47,7 +52,10 @@ export async function startGrpcServer(deps: GrpcServerDeps): Promise<RunningGrpc
       err ? reject(new Error(`cannot listen for gRPC on ${address}: ${err.message}`)) : resolve(bound),
     ),
   );
-  logger.info({ port, a2a: deps.a2a !== undefined, tls: config.tlsCert !== undefined }, 'gRPC server listening');
+  logger.info(
+    { port, a2a: deps.a2a !== undefined, tls: config.tlsCert !== undefined, mtls: config.tlsCa !== undefined },
+    'gRPC server listening',
+  );
 
   let stopping: Promise<void> | undefined;
   return {

@@ -12,11 +12,17 @@ const STATUS_TEXT: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
+/** `200 OK`: the status line uWS writes (its own table has none). */
+export function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? ''}`;
+}
 
 /** Tracks whether the client went away: uWS forbids touching an aborted response. */
 export interface Responder {
@@ -32,21 +38,22 @@ export function responder(res: HttpResponse): Responder {
   return r;
 }
 
+/** A JSON response (204: no body and no content type). */
 export function sendJson(r: Responder, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (r.aborted) return;
   r.res.cork(() => {
-    r.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
-    r.res.writeHeader('content-type', 'application/json');
+    r.res.writeStatus(statusLine(status));
+    if (status !== 204) r.res.writeHeader('content-type', 'application/json');
     r.res.writeHeader('cache-control', 'no-store');
     for (const [k, v] of Object.entries(headers)) r.res.writeHeader(k, v);
-    r.res.end(status === 204 ? '' : JSON.stringify(body));
+    r.res.end(status === 204 ? undefined : JSON.stringify(body));
   });
 }
 
 export function sendText(r: Responder, status: number, body: string, contentType: string): void {
   if (r.aborted) return;
   r.res.cork(() => {
-    r.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+    r.res.writeStatus(statusLine(status));
     r.res.writeHeader('content-type', contentType);
     r.res.writeHeader('cache-control', 'no-store');
     r.res.end(body);

@@ -1,28 +1,18 @@
-import { BindingError, SCOPES, newId, type Scope } from '@pty-ws/protocol';
+import { BindingError, SCOPES } from '@pty-ws/protocol';
 import type { Config } from '@pty-ws/config';
-import type {
-  FrameLog,
-  MembershipStore,
-  SessionControl,
-  SessionRecord,
-  SessionRegistry,
-  TokenRecord,
-  TokenStore,
-  TranscriptArchive,
-} from '@pty-ws/ports';
-import type { MetricsExposition, RateLimit } from '@pty-ws/telemetry';
-import type { EdgeAudit } from '../audit/edge-audit';
+import type { FrameLog, MembershipStore, SessionRecord, TokenRecord, TranscriptArchive } from '@pty-ws/ports';
+import type { MetricsExposition } from '@pty-ws/telemetry';
+import {
+  MAX_TTL_S,
+  NotFoundError,
+  fieldError,
+  type AdminCaller,
+  type AdminOperations,
+} from '../admin/admin-operations';
+import { sessionFields } from '../admin/session-fields';
 import type { TransportPolicy } from '../transport';
 import { refusedTransport, transportOf } from './transport-gate';
-import {
-  AuthError,
-  bearerFromHeader,
-  generateToken,
-  hashToken,
-  isAdmin,
-  type Authenticator,
-  type Principal,
-} from '../auth';
+import { AuthError, bearerFromHeader, type Authenticator, type Principal } from '../auth';
 import type { TemplatedApp, HttpRequest } from '../uws';
 import { agentCard } from './agent-card';
 import { mountTranscriptRoute } from '../transcript/transcript-route';
@@ -35,13 +25,10 @@ export interface RestDeps {
   /** The A2A control-plane bindings are mounted: the AgentCard lists them and push notifications. */
   a2a?: boolean;
   config: Config;
-  control: SessionControl;
-  registry: SessionRegistry;
-  tokens: TokenStore;
+  /** Sessions and tokens: the checks, stores and audit trail gRPC AdminService shares. */
+  admin: AdminOperations;
   log: FrameLog;
   auth: Authenticator;
-  /** Closes live connections of a revoked token. */
-  onTokenRevoked: (tokenId: string) => void;
   ready: () => boolean;
   hotMisses: (sessionId: string) => number;
   /** Served unauthenticated at GET /metrics (scrapers; NetworkPolicy limits who reaches it). */
@@ -51,12 +38,8 @@ export interface RestDeps {
   transcripts?: TranscriptArchive;
   /** Who is attached (the owner saves it after each change): `members` counts. */
   membership?: MembershipStore;
-  /** Token and session lifecycle, by whom. */
-  audit?: EdgeAudit;
   /** Plain-http refusal and mTLS identities, like attach upgrades; absent: every transport is accepted. */
   transport?: TransportPolicy;
-  /** A session cap refused a creation (`sessions_agent`, `sessions_instance`). */
-  onRateLimited?: (limit: RateLimit) => void;
 }
 
 interface Req {
@@ -75,7 +58,7 @@ interface Req {
   body: Promise<unknown>;
 }
 
-type Handler = (r: Responder, req: Req, principal: Principal) => Promise<unknown>;
+type Handler = (r: Responder, req: Req, caller: AdminCaller) => Promise<unknown>;
 
 function snapshotRequest(r: Responder, req: HttpRequest, paramCount: number, hasBody: boolean): Req {
   const params: string[] = [];
@@ -91,10 +74,6 @@ function snapshotRequest(r: Responder, req: HttpRequest, paramCount: number, has
     query: req.getQuery() ?? '',
     body,
   };
-}
-
-function fieldError(field: string, expected: string): BindingError {
-  return new BindingError('INVALID_REQUEST', `field '${field}' must be ${expected}`);
 }
 
 function asObject(body: unknown): Record<string, unknown> {
@@ -165,10 +144,14 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
           if (err instanceof AuthError) deps.onAuthFailure?.(err.reason);
           return sendCaught(r, err);
         }
-        if (admin && !isAdmin(principal)) {
-          return sendCaught(r, new BindingError('PERMISSION_DENIED', 'this endpoint needs the pty:admin scope'));
+        if (admin) {
+          try {
+            deps.admin.authorize(principal);
+          } catch (err) {
+            return sendCaught(r, err);
+          }
         }
-        await handler(r, snapshot, principal);
+        await handler(r, snapshot, { principal });
       })().catch((err: unknown) => sendCaught(r, err));
     });
   };
@@ -180,16 +163,7 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
       membersOf(deps.membership, rec),
     ]);
     return {
-      session_id: rec.sessionId,
-      instance_id: rec.instanceId,
-      agent_id: rec.agentId,
-      state: rec.state,
-      argv: rec.spec.argv,
-      cwd: rec.spec.cwd,
-      cols: rec.spec.size.cols,
-      rows: rec.spec.size.rows,
-      session_backend: rec.spec.backend,
-      session_class: rec.spec.sessionClass,
+      ...sessionFields(rec),
       pid: rec.pid ?? null,
       created_at: new Date(rec.createdAt).toISOString(),
       closed_at: rec.closedAt ? new Date(rec.closedAt).toISOString() : null,
@@ -206,7 +180,7 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     };
   };
 
-  route('post', '/api/v1/sessions', 0, true, async (r, req, principal) => {
+  route('post', '/api/v1/sessions', 0, true, async (r, req, caller) => {
     const b = asObject(await req.body);
     rejectUnknown(b, SESSION_FIELDS);
     const argv = b['argv'];
@@ -224,52 +198,38 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     }
     const cols = optInt(b, 'cols', 1, 100000);
     const rows = optInt(b, 'rows', 1, 100000);
-    if ((cols === undefined) !== (rows === undefined))
-      throw new BindingError('INVALID_REQUEST', "give both 'cols' and 'rows' or neither");
     const backend = optString(b, 'session_backend') ?? optString(b, 'backend');
     const sessionClass = optString(b, 'session_class');
     const command = optString(b, 'command', 65536);
     const cwd = optString(b, 'cwd');
     const agentId = optString(b, 'agent_id', 128);
-    const rec = await countCapRefusal(
-      deps.onRateLimited,
-      deps.control.createSession({
-        instanceId: config.instanceId,
+    const taskExecutor = optString(b, 'task_executor');
+    const rec = await deps.admin.createSession(
+      {
         ...(argv ? { argv: argv as string[] } : {}),
         ...(command !== undefined ? { command } : {}),
         ...(cwd !== undefined ? { cwd } : {}),
         ...(env ? { env: env as Record<string, string> } : {}),
-        ...(cols !== undefined && rows !== undefined ? { size: { cols, rows } } : {}),
-        ...(backend !== undefined ? { backend: backend as never } : {}),
-        ...(sessionClass !== undefined ? { sessionClass: sessionClass as never } : {}),
+        ...(cols !== undefined ? { cols } : {}),
+        ...(rows !== undefined ? { rows } : {}),
+        ...(backend !== undefined ? { backend } : {}),
+        ...(sessionClass !== undefined ? { sessionClass } : {}),
         ...(agentId !== undefined ? { agentId } : {}),
-        // Validated by the owner ('process' | 'live_shell'), like session_backend.
-        ...(b['task_executor'] !== undefined ? { taskExecutor: optString(b, 'task_executor') as never } : {}),
-      }),
-    );
-    deps.audit?.admin(
-      principal,
-      'session_create',
-      { agent_id: rec.agentId, backend: rec.spec.backend, program: rec.spec.argv[0] ?? null },
-      rec.sessionId,
+        ...(taskExecutor !== undefined ? { taskExecutor } : {}),
+      },
+      caller,
     );
     sendJson(r, 201, await sessionView(rec, req.host));
   });
 
   route('get', '/api/v1/sessions', 0, true, async (r, req) => {
-    const list = await deps.registry.list({ instanceId: config.instanceId });
-    list.sort((a, b) => a.createdAt - b.createdAt);
+    const list = await deps.admin.listSessions();
     sendJson(r, 200, { sessions: await Promise.all(list.map((s) => sessionView(s, req.host))) });
   });
 
-  const findSession = async (id: string): Promise<SessionRecord> => {
-    const rec = await deps.registry.get(id);
-    if (!rec || rec.instanceId !== config.instanceId)
-      throw new BindingError('INVALID_REQUEST', `session '${id}' not found`);
-    return rec;
-  };
+  const findSession = (id: string): Promise<SessionRecord> => deps.admin.getSession(id);
   const notFound = (err: unknown, r: Responder) => {
-    if (err instanceof BindingError && /not found/.test(err.message)) {
+    if (err instanceof NotFoundError) {
       return sendJson(r, 404, { error: err.toPayload() });
     }
     return sendCaught(r, err);
@@ -284,23 +244,24 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   });
 
   // pty:observe is enough here (scoped tokens: their own session/instance only).
-  mountTranscriptRoute((pattern, handler) => route('get', pattern, 1, false, handler), {
-    log: deps.log,
-    ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
-    findSession,
-    notFound,
-  });
+  mountTranscriptRoute(
+    (pattern, handler) => route('get', pattern, 1, false, (r, req, caller) => handler(r, req, caller.principal)),
+    {
+      log: deps.log,
+      ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
+      findSession,
+      notFound,
+    },
+  );
 
-  route('del', '/api/v1/sessions/:id', 1, true, async (r, req, principal) => {
+  route('del', '/api/v1/sessions/:id', 1, true, async (r, req, caller) => {
     let rec: SessionRecord;
     try {
-      rec = await findSession(req.params[0]!);
+      rec = await deps.admin.killSession(req.params[0]!, caller);
     } catch (err) {
       return notFound(err, r);
     }
-    await deps.control.killSession(rec.sessionId);
-    deps.audit?.admin(principal, 'session_kill', {}, rec.sessionId);
-    sendJson(r, 200, await sessionView((await deps.registry.get(rec.sessionId)) ?? rec, req.host));
+    sendJson(r, 200, await sessionView(rec, req.host));
   });
 
   const tokenView = (t: TokenRecord) => ({
@@ -316,59 +277,40 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
     revoked_at: t.revokedAt ? new Date(t.revokedAt).toISOString() : null,
   });
 
-  route('post', '/api/v1/tokens', 0, true, async (r, req, principal) => {
+  route('post', '/api/v1/tokens', 0, true, async (r, req, caller) => {
     const b = asObject(await req.body);
     rejectUnknown(b, TOKEN_FIELDS);
     const scopes = b['scopes'];
-    if (!Array.isArray(scopes) || scopes.length === 0 || scopes.some((s) => !SCOPES.includes(s as Scope))) {
+    if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string')) {
       throw fieldError('scopes', `a non-empty array of ${SCOPES.join(', ')}`);
     }
-    const instanceId = optString(b, 'instance_id', 128) ?? config.instanceId;
-    if (instanceId !== config.instanceId)
-      throw new BindingError('INVALID_REQUEST', `instance '${instanceId}' is not served here`);
+    const instanceId = optString(b, 'instance_id', 128);
     const sessionId = optString(b, 'session_id', 128);
-    if (sessionId !== undefined && !(await deps.registry.get(sessionId))) {
-      throw new BindingError('INVALID_REQUEST', `session '${sessionId}' not found`);
-    }
-    const ttl = optInt(b, 'ttl_seconds', 1, 10 * 365 * 86400);
+    const ttlSeconds = optInt(b, 'ttl_seconds', 1, MAX_TTL_S);
     const label = optString(b, 'label', 256);
-    const token = generateToken();
-    const now = Date.now();
-    const rec: TokenRecord = {
-      tokenId: newId(),
-      hash: hashToken(token),
-      scopes: [...new Set(scopes as Scope[])],
-      instanceId,
-      createdBy: principal.id,
-      createdAt: now,
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(label !== undefined ? { label } : {}),
-      ...(ttl !== undefined ? { expiresAt: now + ttl * 1000 } : {}),
-    };
-    await deps.tokens.insert(rec);
-    deps.audit?.admin(
-      principal,
-      'token_create',
-      { token_id: rec.tokenId, scopes: rec.scopes, label: rec.label ?? null, expires_at: rec.expiresAt ?? null },
-      rec.sessionId,
+    const { record, secret } = await deps.admin.createToken(
+      {
+        scopes: scopes as string[],
+        ...(instanceId !== undefined ? { instanceId } : {}),
+        ...(sessionId !== undefined ? { sessionId } : {}),
+        ...(ttlSeconds !== undefined ? { ttlSeconds } : {}),
+        ...(label !== undefined ? { label } : {}),
+      },
+      caller,
     );
-    sendJson(r, 201, { ...tokenView(rec), token });
+    sendJson(r, 201, { ...tokenView(record), token: secret });
   });
 
   route('get', '/api/v1/tokens', 0, true, async (r) => {
-    const list = await deps.tokens.list({ instanceId: config.instanceId });
-    sendJson(r, 200, { tokens: list.map(tokenView) });
+    sendJson(r, 200, { tokens: (await deps.admin.listTokens()).map(tokenView) });
   });
 
-  route('del', '/api/v1/tokens/:id', 1, true, async (r, req, principal) => {
-    const id = req.params[0]!;
-    if (!(await deps.tokens.revoke(id, Date.now()))) {
-      return sendJson(r, 404, { error: new BindingError('INVALID_REQUEST', `token '${id}' not found`).toPayload() });
+  route('del', '/api/v1/tokens/:id', 1, true, async (r, req, caller) => {
+    try {
+      sendJson(r, 200, tokenView(await deps.admin.revokeToken(req.params[0]!, caller)));
+    } catch (err) {
+      notFound(err, r);
     }
-    deps.onTokenRevoked(id);
-    deps.audit?.admin(principal, 'token_revoke', { token_id: id });
-    const rec = await deps.tokens.get(id);
-    sendJson(r, 200, rec ? tokenView(rec) : { token_id: id });
   });
 
   app.get('/agents/:instance/.well-known/agent-card.json', (res, req) => {
@@ -404,17 +346,4 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
   app.any('/*', (res) => {
     sendJson(responder(res), 404, { error: new BindingError('INVALID_REQUEST', 'no such endpoint').toPayload() });
   });
-}
-
-/** Session caps refuse with RATE_LIMITED and `data.limit`; the edge counts them like its own limits. */
-async function countCapRefusal<T>(onRateLimited: RestDeps['onRateLimited'], created: Promise<T>): Promise<T> {
-  try {
-    return await created;
-  } catch (err) {
-    if (err instanceof BindingError && err.code === 'RATE_LIMITED') {
-      const limit = err.data?.['limit'];
-      onRateLimited?.(limit === 'sessions_agent' || limit === 'sessions_instance' ? limit : 'other');
-    }
-    throw err;
-  }
 }

@@ -118,6 +118,25 @@ export class ConnectionAdmission {
     return refused;
   }
 
+  /**
+   * A control-plane request (A2A HTTP/JSON-RPC/gRPC, gRPC admin): one token from the same
+   * per-principal and per-instance buckets as an attach upgrade, so a principal's rate covers
+   * everything it opens. Open-connection caps concern attach sockets only and are not checked.
+   */
+  admitRequest(principalId: string, instanceId: string): Refusal | undefined {
+    const refused = this.takeRate(principalId, instanceId);
+    if (!refused) this.shared?.recordAdmission(principalId, instanceId);
+    return refused;
+  }
+
+  /**
+   * A control-plane stream about to open: refused when the principal or the instance already holds
+   * its maximum of open connections (the rate was charged when its request was admitted).
+   */
+  admitStream(principalId: string, instanceId: string): Refusal | undefined {
+    return this.openCapRefusal(principalId, instanceId);
+  }
+
   private takeRate(principalId: string, instanceId: string): Refusal | undefined {
     // The instance bucket is only charged once the principal passed, so one noisy principal
     // cannot drain the instance's allowance with refused attempts.

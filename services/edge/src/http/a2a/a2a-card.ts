@@ -1,14 +1,10 @@
 import type { Config } from '@pty-ws/config';
+import { CORE_OPERATIONS } from '@pty-ws/protocol';
 import { a2aJsonRpcPath, a2aRestBase } from './a2a-http';
 
 /** The A2A operations the control-plane bindings carry (A2A v1.0 method names). */
 export const CONTROL_PLANE_OPERATIONS = [
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
+  ...CORE_OPERATIONS,
   'SetTaskPushNotificationConfig',
   'GetTaskPushNotificationConfig',
   'ListTaskPushNotificationConfigs',

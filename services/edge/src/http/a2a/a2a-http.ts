@@ -1,5 +1,6 @@
 import { A2aError, dialectOf, type A2aOperations, type CallContext } from '@pty-ws/a2a';
 import { AuthError, bearerFromHeader, type Authenticator, type Principal } from '../../auth';
+import type { RequestGate } from '../../limits/request-gate';
 import type { Logger } from '../../logger';
 import type { TransportPolicy, TransportVerdict } from '../../transport';
 import type { HttpRequest, HttpResponse, TemplatedApp } from '../../uws';
@@ -17,6 +18,8 @@ export interface A2aHttpDeps {
   /** Plain-http refusal and mTLS identities, as for the REST API; absent: every transport. */
   transport?: TransportPolicy;
   onAuthFailure?: (reason: string) => void;
+  /** Per-principal and per-instance request limits (429 RATE_LIMITED past them); absent: none. */
+  admit?: RequestGate;
 }
 
 /** Where the bindings of an instance live (the AgentCard advertises the same paths). */
@@ -49,6 +52,7 @@ async function rest(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict
   try {
     knownInstance(deps, call);
     const principal = await authenticate(deps, call, verdict);
+    deps.admit?.(principal.id, deps.instanceId);
     const body = async (): Promise<unknown> => {
       if (!jsonContentType(call.contentType)) {
         throw new A2aError(
@@ -64,7 +68,7 @@ async function rest(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict
         throw new A2aError('ParseError', 'the request body is not valid JSON');
       }
     };
-    await serveRest(deps.ops, call, contextOf(deps, call, principal, []), dialectOf(call.a2aVersion), body);
+    await serveRest(deps.ops, call, contextOf(deps, call, verdict, principal, []), dialectOf(call.a2aVersion), body);
   } catch (err) {
     sendRestError(call, failure(deps, call, err));
   }
@@ -80,6 +84,7 @@ async function jsonRpc(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerd
     knownInstance(deps, call);
     // Credentials first: an anonymous caller learns nothing about what it sent.
     const principal = await authenticate(deps, call, verdict);
+    deps.admit?.(principal.id, deps.instanceId);
     if (!jsonContentType(call.contentType)) {
       throw new A2aError(
         'ContentTypeNotSupported',
@@ -87,7 +92,7 @@ async function jsonRpc(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerd
       );
     }
     if (!envelope.ok) throw envelope.err;
-    const ctx = contextOf(deps, call, principal, bodyExtensions(text));
+    const ctx = contextOf(deps, call, verdict, principal, bodyExtensions(text));
     await serveJsonRpc(deps.ops, call, envelope.req, ctx, dialectOf(call.a2aVersion));
   } catch (err) {
     sendJsonRpcError(call, id, failure(deps, call, err));
@@ -118,7 +123,13 @@ async function bodyText(call: HttpCall): Promise<string> {
   }
 }
 
-function contextOf(deps: A2aHttpDeps, call: HttpCall, principal: Principal, bodyExt: string[]): CallContext {
+function contextOf(
+  deps: A2aHttpDeps,
+  call: HttpCall,
+  verdict: TransportVerdict,
+  principal: Principal,
+  bodyExt: string[],
+): CallContext {
   const extensions = [...call.extensions, ...bodyExt];
   const traceId = call.serviceParameters?.['trace_id'];
   return {
@@ -128,6 +139,7 @@ function contextOf(deps: A2aHttpDeps, call: HttpCall, principal: Principal, body
     ...(call.serviceParameters ? { serviceParameters: call.serviceParameters } : {}),
     ...(typeof traceId === 'string' ? { traceId } : {}),
     signal: call.abort.signal,
+    ...(verdict.ok && verdict.remoteAddress ? { sourceAddress: verdict.remoteAddress } : {}),
   };
 }
 

@@ -1,40 +1,13 @@
 import type { A2aError } from '@pty-ws/a2a';
-import type { HttpResponse } from '../../uws';
+import { sendJson, type Responder } from '../respond';
 
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
-
-export interface Out {
-  res: HttpResponse;
-  aborted: boolean;
-}
+/** A response written at most once: after it, `aborted` is set so nothing else is written. */
+export type Out = Responder;
 
 export function writeJson(out: Out, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (out.aborted) return;
+  sendJson(out, status, body, headers);
   out.aborted = true; // a response is written once
-  out.res.cork(() => {
-    out.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
-    out.res.writeHeader('cache-control', 'no-store');
-    for (const [k, v] of Object.entries(headers)) out.res.writeHeader(k, v);
-    if (status === 204) {
-      out.res.end();
-      return;
-    }
-    out.res.writeHeader('content-type', 'application/json');
-    out.res.end(JSON.stringify(body));
-  });
 }
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';

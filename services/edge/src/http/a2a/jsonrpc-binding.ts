@@ -1,14 +1,8 @@
 import {
   A2aError,
+  STREAMING_METHODS,
+  UNARY_METHODS as M,
   asObject,
-  parseCancelTask,
-  parseGetTask,
-  parseListPushConfigs,
-  parseListTasks,
-  parsePushConfig,
-  parsePushConfigRef,
-  parseSendMessage,
-  parseSubscribe,
   renderEvent,
   renderList,
   renderSendResult,
@@ -28,24 +22,19 @@ type Params = Record<string, unknown>;
 type Unary = (ops: A2aOperations, p: Params, ctx: CallContext, d: JsonDialect) => Promise<unknown>;
 type Streaming = (ops: A2aOperations, p: Params, ctx: CallContext) => AsyncIterable<StreamEvent>;
 
+/** The core's methods, with results rendered in the request's JSON dialect where it has one. */
 const UNARY: Record<string, Unary> = {
-  SendMessage: async (ops, p, ctx, d) => renderSendResult(await ops.sendMessage(parseSendMessage(p), ctx), d),
-  GetTask: async (ops, p, ctx, d) => renderTask(await ops.getTask(parseGetTask(p), ctx), d),
-  ListTasks: async (ops, p, ctx, d) => renderList(await ops.listTasks(parseListTasks(p), ctx), d),
-  CancelTask: async (ops, p, ctx, d) => renderTask(await ops.cancelTask(parseCancelTask(p), ctx), d),
-  SetTaskPushNotificationConfig: (ops, p, ctx) => ops.setTaskPushNotificationConfig(parsePushConfig(p), ctx),
-  GetTaskPushNotificationConfig: (ops, p, ctx) => ops.getTaskPushNotificationConfig(parsePushConfigRef(p), ctx),
-  ListTaskPushNotificationConfigs: (ops, p, ctx) => ops.listTaskPushNotificationConfigs(parseListPushConfigs(p), ctx),
-  DeleteTaskPushNotificationConfig: async (ops, p, ctx) => {
-    await ops.deleteTaskPushNotificationConfig(parsePushConfigRef(p), ctx);
-    return {};
-  },
+  SendMessage: async (ops, p, ctx, d) => renderSendResult(await M.SendMessage(ops, p, ctx), d),
+  GetTask: async (ops, p, ctx, d) => renderTask(await M.GetTask(ops, p, ctx), d),
+  ListTasks: async (ops, p, ctx, d) => renderList(await M.ListTasks(ops, p, ctx), d),
+  CancelTask: async (ops, p, ctx, d) => renderTask(await M.CancelTask(ops, p, ctx), d),
+  SetTaskPushNotificationConfig: M.SetTaskPushNotificationConfig,
+  GetTaskPushNotificationConfig: M.GetTaskPushNotificationConfig,
+  ListTaskPushNotificationConfigs: M.ListTaskPushNotificationConfigs,
+  DeleteTaskPushNotificationConfig: M.DeleteTaskPushNotificationConfig,
 };
 
-const STREAMING: Record<string, Streaming> = {
-  SendStreamingMessage: (ops, p, ctx) => ops.sendStreamingMessage(parseSendMessage(p), ctx),
-  SubscribeToTask: (ops, p, ctx) => ops.subscribeToTask(parseSubscribe(p), ctx),
-};
+const STREAMING: Record<string, Streaming> = STREAMING_METHODS;
 
 /**
  * Other spellings of the same methods: the official SDK's `CreateTaskPushNotificationConfig` and

@@ -133,7 +133,9 @@ export async function serveRest(
 
 export function sendRestError(call: HttpCall, err: A2aError): void {
   const status = err.data?.['http_status'] === 405 ? 405 : err.httpStatus;
-  writeJson(call, status, restErrorBody(err));
+  // Rate limits say when to come back, like the 429 of an attach upgrade.
+  const retry = err.type === 'RateLimited' ? err.data?.['retry_after_s'] : undefined;
+  writeJson(call, status, restErrorBody(err), typeof retry === 'number' ? { 'retry-after': String(retry) } : {});
 }
 
 /**
