@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, rm, stat, truncate } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import {
   EMPTY_ARCHIVE_STATS,
@@ -119,6 +119,38 @@ export class FileTranscriptArchive implements TranscriptArchive {
       await rm(data, { force: true });
       await rm(index, { force: true });
     });
+  }
+
+  /**
+   * Deletes the files of every session not opened by this process whose last write is older
+   * than `maxAgeMs`; returns how many sessions' files went. Single-node mode calls it at start:
+   * its in-memory registry has forgotten every earlier session, so the closed-session sweep that
+   * removes archives past their TTL never would.
+   */
+  async pruneStale(maxAgeMs: number, now = Date.now()): Promise<number> {
+    const names = await readdir(this.dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [] as string[];
+      throw err;
+    });
+    const open = new Set([...this.sessions.keys()].map(fileNameOf));
+    const newest = new Map<string, number>();
+    for (const name of names) {
+      const m = /^(.+)\.(jsonl\.gz|idx)$/.exec(name);
+      if (!m || open.has(m[1]!)) continue;
+      const mtime = await stat(path.join(this.dir, name)).then(
+        (st) => st.mtimeMs,
+        () => undefined,
+      );
+      if (mtime !== undefined) newest.set(m[1]!, Math.max(newest.get(m[1]!) ?? 0, mtime));
+    }
+    let pruned = 0;
+    for (const [base, mtime] of newest) {
+      if (now - mtime <= maxAgeMs) continue;
+      await rm(path.join(this.dir, `${base}.jsonl.gz`), { force: true });
+      await rm(path.join(this.dir, `${base}.idx`), { force: true });
+      pruned++;
+    }
+    return pruned;
   }
 
   private paths(sessionId: string): { data: string; index: string } {

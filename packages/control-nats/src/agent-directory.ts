@@ -95,6 +95,21 @@ export class AgentDirectory {
     return able[Math.floor(Math.random() * able.length)]!.agentId;
   }
 
+  /**
+   * Every live agent of the instance that can host `backend` (any backend when undefined), in a
+   * random order: where to try next when the agent a creation went to is at its session cap.
+   */
+  agentsFor(instanceId: string, backend: SessionBackend | undefined): string[] {
+    const able = this.live(instanceId)
+      .filter((a) => backend === undefined || a.sessionHost.supported_backends.includes(backend))
+      .map((a) => a.agentId);
+    for (let i = able.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [able[i], able[j]] = [able[j]!, able[i]!];
+    }
+    return able;
+  }
+
   stop(): void {
     this.sub?.unsubscribe();
     this.firstSeen?.();

@@ -32,6 +32,12 @@ export interface EdgeClientOptions {
    * undefined leaves it to the placement queue group (any agent of the instance).
    */
   placement?: (instanceId: string, backend: CreateSessionRequest['backend']) => string | undefined;
+  /**
+   * The instance's live agents able to host the backend, in the order to try them when the agent
+   * a creation went to is at its PTYWS_MAX_SESSIONS_PER_AGENT cap (AgentDirectory.agentsFor).
+   * Absent: that refusal is the answer.
+   */
+  alternatives?: (instanceId: string, backend: CreateSessionRequest['backend']) => string[];
 }
 
 /**
@@ -85,12 +91,45 @@ export class NatsSessionControl implements SessionControl {
     return this.call<T>(this.s.agentControl(await this.owner(sessionId)), method, args, timeout);
   }
 
+  /**
+   * Creates on the agent placement picks (or any agent of the instance, through the placement
+   * queue group). An agent at its own session cap refuses with RATE_LIMITED `sessions_agent`;
+   * then every other live agent is tried in turn before that refusal reaches the caller. A
+   * request naming its agent, or refused by the instance-wide cap, is not moved.
+   */
   async createSession(req: CreateSessionRequest): Promise<SessionRecord> {
     const agentId = req.agentId ?? this.opts.placement?.(req.instanceId, req.backend);
-    const subject = agentId ? this.s.agentControl(agentId) : this.s.placement(req.instanceId);
-    const rec = await this.call<SessionRecord>(subject, 'createSession', [req]);
+    let rec: SessionRecord;
+    try {
+      rec = await this.createOn(agentId, req);
+    } catch (err) {
+      if (req.agentId !== undefined || !this.opts.alternatives || agentAtCap(err) === undefined) throw err;
+      rec = await this.createElsewhere(req, err, new Set([agentAtCap(err) || agentId || '']));
+    }
     this.owners.set(rec.sessionId, rec.agentId);
     return rec;
+  }
+
+  private createOn(agentId: string | undefined, req: CreateSessionRequest): Promise<SessionRecord> {
+    const subject = agentId ? this.s.agentControl(agentId) : this.s.placement(req.instanceId);
+    return this.call<SessionRecord>(subject, 'createSession', [req]);
+  }
+
+  private async createElsewhere(
+    req: CreateSessionRequest,
+    refusal: unknown,
+    full: Set<string>,
+  ): Promise<SessionRecord> {
+    for (const other of this.opts.alternatives?.(req.instanceId, req.backend) ?? []) {
+      if (full.has(other)) continue;
+      try {
+        return await this.createOn(other, req);
+      } catch (err) {
+        if (agentAtCap(err) === undefined) throw err;
+        full.add(other);
+      }
+    }
+    throw refusal; // every live agent is full
   }
 
   killSession(sessionId: string): Promise<void> {
@@ -178,4 +217,15 @@ export function startEdgeHeartbeat(nc: NatsConnection, prefix: string, edgeId: s
   const t = setInterval(beat, intervalMs);
   t.unref();
   return () => clearInterval(t);
+}
+
+/**
+ * For a refusal by an agent's own session cap: the agent's id ('' when the refusal does not say);
+ * undefined for any other error.
+ */
+function agentAtCap(err: unknown): string | undefined {
+  if (!(err instanceof BindingError) || err.code !== 'RATE_LIMITED') return undefined;
+  const data = err.data as { limit?: unknown; agent_id?: unknown } | undefined;
+  if (data?.limit !== 'sessions_agent') return undefined;
+  return typeof data.agent_id === 'string' ? data.agent_id : '';
 }

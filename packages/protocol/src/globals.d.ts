@@ -7,7 +7,7 @@ declare class TextEncoder {
 }
 declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean });
-  decode(input?: Uint8Array): string;
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
 }
 /** CommonJS require, used only to load ajv lazily (validate.ts); bundlers resolve it statically. */
 declare function require(id: string): unknown;

@@ -11,3 +11,4 @@ export * from './frames';
 export { parseClientFrame, FrameRejected, type ClientFrame } from './validate';
 export { BASE64_PATTERN, envelopeSchema, payloadSchemas } from './schemas';
 export * from './session-host';
+export { SearchableText, type TextMatch } from './searchable-text';

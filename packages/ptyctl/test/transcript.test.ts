@@ -99,6 +99,32 @@ describe('ptyctl transcript', () => {
     expect(r.stdout.match(/first-part/g)).toHaveLength(1);
   });
 
+  it('--follow --grep finds a match split across two polls, once, and the ones after it', async () => {
+    // "SPL" is printed, then, well after ptyctl's first read, "IT-ME": the match spans two polls.
+    const created = await http(server, 'POST', '/api/v1/sessions', {
+      json: {
+        argv: [
+          '/bin/sh',
+          '-c',
+          'printf "x SPL"; sleep 3; printf "IT-ME y\\n"; sleep 0.7; echo "and SPLIT-ME again"; sleep 0.7',
+        ],
+        env: ENV,
+      },
+    });
+    const sid = (created.body as { session_id: string }).session_id;
+    await waitUntil(
+      async () => (await ptyctl(['transcript', sid], env)).stdout.includes('SPL'),
+      5000,
+      'the first half in the transcript',
+    );
+    const r = await ptyctl(['transcript', sid, '--follow', '--grep', 'SPLIT-ME'], env, 20_000);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\d+-\d+: x SPLIT-ME/); // spans the frames of both halves
+    expect(lines[1]).toMatch(/^\d+(-\d+)?: .*and SPLIT-ME again/);
+  });
+
   it('exits 4 for an unknown session and 3 without the scope', async () => {
     const missing = await ptyctl(['transcript', 'no-such-session'], env);
     expect(missing.code).toBe(4);

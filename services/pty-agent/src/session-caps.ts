@@ -30,7 +30,8 @@ export class SessionCaps {
       throw new BindingError(
         'RATE_LIMITED',
         `agent '${agentId}' already runs its maximum of ${maxPerAgent} sessions (PTYWS_MAX_SESSIONS_PER_AGENT); close a session first`,
-        { limit: 'sessions_agent', max: maxPerAgent },
+        // agent_id: the edge tries the instance's other agents before passing this on.
+        { limit: 'sessions_agent', max: maxPerAgent, agent_id: agentId },
       );
     }
     this.pending += 1;

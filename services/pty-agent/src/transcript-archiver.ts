@@ -1,4 +1,5 @@
 import type { FrameLog, LogEntry, TranscriptArchive } from '@pty-ws/ports';
+import type { TranscriptArchiveMetrics } from '@pty-ws/telemetry';
 
 export interface ArchiverOptions {
   /** A chunk is written once this many entries are waiting … */
@@ -8,9 +9,11 @@ export interface ArchiverOptions {
   /** … or this long after the oldest waiting entry was appended. */
   flushMs: number;
   logger: { warn(obj: object, msg: string): void };
+  /** Chunks and bytes written, failed writes, frames waiting (`ptyws_transcript_*`). */
+  metrics?: TranscriptArchiveMetrics;
 }
 
-export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger'> = {
+export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics'> = {
   chunkFrames: 512,
   chunkBytes: 256 * 1024,
   flushMs: 1000,
@@ -39,6 +42,10 @@ export class TranscriptArchiver {
   private failures = 0;
   private broken = false;
   private closed = false;
+  /** Pushed entries being written right now (out of `buffer`, not archived yet). */
+  private inFlight = 0;
+  /** This archiver's share of `ptyws_transcript_archive_lag_frames`, as last reported. */
+  private reportedLag = 0;
 
   constructor(
     private readonly sessionId: string,
@@ -63,6 +70,7 @@ export class TranscriptArchiver {
     if (this.broken) return;
     this.buffer.push(entry);
     this.bufferedBytes += entry.type === 'output' ? entry.data.byteLength : EVENT_BYTES;
+    this.reportLag();
     if (this.buffer.length >= this.opts.chunkFrames || this.bufferedBytes >= this.opts.chunkBytes) {
       this.schedule(0);
     } else {
@@ -84,6 +92,7 @@ export class TranscriptArchiver {
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
     this.closed = true;
+    this.reportLag(); // what could not be written leaves with the archiver
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -124,6 +133,8 @@ export class TranscriptArchiver {
     const waiting = this.buffer.filter((e) => e.seq > through);
     this.buffer = [];
     this.bufferedBytes = 0;
+    this.inFlight = waiting.length;
+    this.reportLag();
     try {
       // Whatever lies between the archive's end and the first waiting entry comes from the log.
       const upTo = waiting[0]
@@ -135,20 +146,27 @@ export class TranscriptArchiver {
         const missing = await this.log.read(this.sessionId, through, { toSeq: upTo, limit: this.opts.chunkFrames });
         if (missing.length === 0) break;
         await this.archive.append(this.sessionId, missing);
+        this.opts.metrics?.archiveChunkWritten(missing.length, payloadBytes(missing));
         through = this.through = missing[missing.length - 1]!.seq;
       }
       for (let i = 0; i < waiting.length;) {
         const chunk = this.takeChunk(waiting, i);
         await this.archive.append(this.sessionId, chunk);
+        this.opts.metrics?.archiveChunkWritten(chunk.length, payloadBytes(chunk));
         through = this.through = chunk[chunk.length - 1]!.seq;
         i += chunk.length;
+        this.inFlight = waiting.length - i;
+        this.reportLag();
       }
       this.failures = 0;
     } catch (err) {
+      this.inFlight = 0;
+      this.opts.metrics?.archiveWriteFailed();
       if ((err as Error).name === 'SequenceConflictError') {
         // The archive ends before the log begins (frames were evicted unarchived, e.g. by an
         // older version): it cannot be continued gaplessly, so stop guarding the log for it.
         this.broken = true;
+        this.reportLag();
         this.opts.logger.warn(
           { session_id: this.sessionId, err: (err as Error).message },
           'transcript archive cannot continue this session; archiving stopped',
@@ -158,11 +176,19 @@ export class TranscriptArchiver {
       // Keep what was not written, in order, ahead of anything pushed meanwhile; retry later.
       this.buffer = [...waiting.filter((e) => e.seq > through), ...this.buffer];
       this.bufferedBytes = this.buffer.reduce((n, e) => n + (e.type === 'output' ? e.data.byteLength : EVENT_BYTES), 0);
+      this.reportLag();
       this.failures++;
       this.warnOnce(err, 'transcript archive write failed; retrying (frames stay in the replay log)');
       this.schedule(Math.min(this.opts.flushMs * 2 ** this.failures, 30_000));
       throw err;
     }
+  }
+
+  /** Reports the change of the frames this archiver holds unwritten (none once closed or broken). */
+  private reportLag(): void {
+    const lag = this.closed || this.broken ? 0 : this.buffer.length + this.inFlight;
+    if (lag !== this.reportedLag) this.opts.metrics?.archiveLag(lag - this.reportedLag);
+    this.reportedLag = lag;
   }
 
   /** The longest run from `start` within the chunk thresholds (at least one entry). */
@@ -182,4 +208,9 @@ export class TranscriptArchiver {
     if (this.failures > 1) return;
     this.opts.logger.warn({ session_id: this.sessionId, err: (err as Error)?.message ?? String(err) }, msg);
   }
+}
+
+/** What `ptyws_transcript_bytes_written_total` counts of a chunk: output bytes, events estimated. */
+function payloadBytes(entries: readonly LogEntry[]): number {
+  return entries.reduce((n, e) => n + (e.type === 'output' ? e.data.byteLength : EVENT_BYTES), 0);
 }

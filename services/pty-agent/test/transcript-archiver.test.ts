@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileTranscriptArchive, MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { LogEntry, TranscriptArchive } from '@pty-ws/ports';
+import { Metrics } from '@pty-ws/telemetry';
 import { TranscriptArchiver } from '../src/transcript-archiver';
 
 const S = 'session-a';
@@ -117,6 +118,38 @@ describe('TranscriptArchiver', () => {
       firstSeq: 7,
       lastSeq: 6,
     });
+  });
+
+  it('records chunks, bytes, failed writes and the frames waiting (ptyws_transcript_*)', async () => {
+    let failing = 1;
+    const flaky: TranscriptArchive = {
+      append: (s, es) => (failing-- > 0 ? Promise.reject(new Error('disk full')) : archive.append(s, es)),
+      read: (s, a, o) => archive.read(s, a, o),
+      stats: (s) => archive.stats(s),
+      remove: (s) => archive.remove(s),
+    };
+    const metrics = new Metrics({ defaultMetrics: false });
+    const value = async (name: string) => (await metrics.registry.getSingleMetric(name)!.get()).values[0]?.value;
+    const a = new TranscriptArchiver(S, flaky, log, {
+      chunkFrames: 4,
+      chunkBytes: 1 << 20,
+      flushMs: 60_000,
+      logger: quiet,
+      metrics,
+    });
+    await logged(1, 3, a);
+    expect(await value('ptyws_transcript_archive_lag_frames')).toBe(3);
+    await expect(a.flush()).rejects.toThrow('disk full');
+    expect(await value('ptyws_transcript_write_failures_total')).toBe(1);
+    expect(await value('ptyws_transcript_archive_lag_frames')).toBe(3); // still waiting
+    expect(await value('ptyws_transcript_chunks_written_total')).toBe(0);
+    await logged(4, 10, a);
+    await a.flush();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 10));
+    expect(await value('ptyws_transcript_archive_lag_frames')).toBe(0);
+    expect(await value('ptyws_transcript_chunks_written_total')).toBe(3); // 4 + 4 + 2
+    const bytes = range(1, 10).reduce((n, i) => n + `frame ${i}\n`.length, 0);
+    expect(await value('ptyws_transcript_bytes_written_total')).toBe(bytes);
   });
 
   it('every sequence is always in the log or the archive, whatever the interleaving of trims and flushes', async () => {

@@ -23,6 +23,8 @@ export const KNOWN_ENV = [
   'PTYWS_TRUSTED_PROXIES',
   'PTYWS_LOG_LEVEL',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_TRACES_EXPORTER',
   'PTYWS_GRACE_PERIOD_S',
 ] as const;
 
@@ -53,6 +55,10 @@ export const METRICS: Record<string, 'counter' | 'gauge' | 'histogram'> = {
   ptyws_nats_consumer_lag: 'gauge',
   ptyws_echo_latency_seconds: 'histogram',
   ptyws_keyframes_total: 'counter',
+  ptyws_transcript_chunks_written_total: 'counter',
+  ptyws_transcript_bytes_written_total: 'counter',
+  ptyws_transcript_write_failures_total: 'counter',
+  ptyws_transcript_archive_lag_frames: 'gauge',
 };
 
 /** Label names each metric carries (beyond job/instance), as far as the contract says. */

@@ -9,6 +9,7 @@ import {
   type TranscriptParams,
 } from '../api';
 import { settingsOf } from '../context';
+import { FollowGrep } from '../follow-grep';
 import { usageError } from '../exit-codes';
 import { printJson } from '../format';
 import { sequenceNumber } from '../parsers';
@@ -155,6 +156,7 @@ export function registerTranscript(program: Command): void {
         return printJson(doc);
       }
 
+      if (flags.follow && flags.grep !== undefined) return followGrep(s, id, flags, flags.grep);
       const emit = (page: TranscriptPage): void => {
         if (flags.grep !== undefined) (page.matches ?? []).forEach(printMatch);
         else printOutput(page);
@@ -171,4 +173,33 @@ export function registerTranscript(program: Command): void {
         await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
       }
     });
+}
+
+/**
+ * `--follow --grep`: reads the frames (not the server's matches) and searches them here, keeping
+ * the tail of the text already read, so a match split across two polls is still printed once.
+ */
+async function followGrep(s: Settings, id: string, flags: TranscriptFlags, q: string): Promise<void> {
+  const grep = new FollowGrep(q);
+  const params: TranscriptParams = {
+    ...(flags.toSeq !== undefined ? { toSeq: flags.toSeq } : {}),
+    ...(flags.stream !== undefined ? { stream: flags.stream } : {}),
+  };
+  let left = flags.limit;
+  const emit = (page: TranscriptPage): void => {
+    for (const m of grep.page(page)) {
+      if (left !== undefined && left <= 0) return;
+      printMatch(m);
+      if (left !== undefined) left--;
+    }
+  };
+  let { next } = await readPages(s, id, params, flags.fromSeq, undefined, emit);
+  for (;;) {
+    if (left !== undefined && left <= 0) return;
+    if (flags.toSeq !== undefined && next > flags.toSeq) return;
+    const closed = (await getSession(s, id)).state === 'closed';
+    ({ next } = await readPages(s, id, params, next, undefined, emit));
+    if (closed) return;
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+  }
 }
