@@ -115,12 +115,7 @@ async function main(): Promise<number> {
     ep = { httpUrl: opts.url, wsUrl: opts.url.replace(/^http/, 'ws'), instanceId: opts.instance, token: opts.token };
   } else {
     process.stderr.write('loadtest: starting the single-node service (services/standalone)\n');
-    service = await startEmbedded({
-      PTYWS_CONN_RATE_PER_PRINCIPAL: '100000',
-      PTYWS_CONN_BURST_PER_PRINCIPAL: '100000',
-      PTYWS_CONN_RATE_PER_INSTANCE: '100000',
-      PTYWS_CONN_BURST_PER_INSTANCE: '100000',
-    });
+    service = await startEmbedded();
     ep = service;
   }
   const rec = new Recorder();

@@ -10,6 +10,15 @@ import type { Service } from '../service';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
+/** Connection rate limits lifted: a storm of one principal is the point of a load run. */
+export const UNLIMITED_CONNECTIONS: Readonly<Record<string, string>> = {
+  PTYWS_CONN_RATE_PER_PRINCIPAL: '100000',
+  PTYWS_CONN_BURST_PER_PRINCIPAL: '100000',
+  PTYWS_CONN_RATE_PER_INSTANCE: '100000',
+  PTYWS_CONN_BURST_PER_INSTANCE: '100000',
+  PTYWS_MAX_CONNS_PER_PRINCIPAL: '100000',
+};
+
 /** Settings shared by every deployment under test; anything not set here is the default. */
 export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
@@ -26,6 +35,8 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     // No gRPC listener: nothing here measures it, and its fixed default port (8082) would clash
     // with any other service on the machine.
     PTYWS_GRPC_PORT: '0',
+    // Every client of a run is one principal: the abuse limits would measure themselves.
+    ...UNLIMITED_CONNECTIONS,
     ...extra,
   };
 }
@@ -37,7 +48,7 @@ export function benchToken(): string {
 /** `http://127.0.0.1:PORT` from the service's start banner. */
 export const LISTENING_RE = /listening on (https?:\/\/[^\s]+?)\/?(?:\s|$)/;
 
-/** `extra`: settings beyond serviceEnv's (the load driver lifts the connection rate limits). */
+/** `extra`: settings beyond serviceEnv's. */
 export async function startEmbedded(extra: Record<string, string> = {}): Promise<Service> {
   const main = join(REPO_ROOT, 'services', 'standalone', 'dist', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);

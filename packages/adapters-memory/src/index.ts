@@ -7,3 +7,5 @@ export { MemoryMembershipStore } from './membership-store';
 export { MemoryPushConfigStore } from './push-config-store';
 export { FileTranscriptArchive } from './file-transcript-archive';
 export { JsonLinesAuditLog, type JsonLinesTarget, type JsonLinesAuditOptions } from './json-lines-audit-log';
+export { MemoryPushOutbox } from './push-outbox';
+export { FilePushOutbox } from './file-push-outbox';

@@ -7,4 +7,5 @@ export { PgSessionRegistry } from './session-registry';
 export { PgTokenStore } from './token-store';
 export { PgTaskStore, type TaskFilter } from './task-store';
 export { PgPushConfigStore } from './push-config-store';
+export { PgPushOutbox } from './push-outbox';
 export { PgTranscriptArchive } from './transcript-archive';

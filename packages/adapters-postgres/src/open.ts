@@ -4,6 +4,7 @@ import { migrate } from './migrations';
 import { PgSessionRegistry } from './session-registry';
 import { PgTaskStore } from './task-store';
 import { PgPushConfigStore } from './push-config-store';
+import { PgPushOutbox } from './push-outbox';
 import { PgTokenStore } from './token-store';
 import { PgTranscriptArchive } from './transcript-archive';
 import { assertSchemaName } from './sql';
@@ -15,6 +16,7 @@ export interface PostgresAdapters {
   tokens: PgTokenStore;
   tasks: PgTaskStore;
   pushConfigs: PgPushConfigStore;
+  pushOutbox: PgPushOutbox;
   transcripts: PgTranscriptArchive;
   /** Ends the pool. */
   close(): Promise<void>;
@@ -43,6 +45,7 @@ export async function openPostgresAdapters(url: string, options: OpenPostgresOpt
     tokens: new PgTokenStore(pool, schema),
     tasks: new PgTaskStore(pool, schema),
     pushConfigs: new PgPushConfigStore(pool, schema),
+    pushOutbox: new PgPushOutbox(pool, schema),
     transcripts: new PgTranscriptArchive(pool, schema),
     close: () => pool.end(),
   };

@@ -423,13 +423,13 @@ const SPECS: SpecTable = {
     name: 'PTYWS_MAX_CONNS_PER_PRINCIPAL',
     default: '256',
     description:
-      'Open attach connections per principal, counted across all edges (cluster: shared within ~250 ms); more get 429.',
+      'Open attach connections and A2A streams per principal, counted across all edges (cluster: shared within ~250 ms); more get 429.',
     rule: integer(1, 10_000_000),
   },
   maxConnsPerInstance: {
     name: 'PTYWS_MAX_CONNS_PER_INSTANCE',
     default: '20000',
-    description: 'Open attach connections per instance, counted across all edges; more get 429.',
+    description: 'Open attach connections and A2A streams per instance, counted across all edges; more get 429.',
     rule: integer(1, 100_000_000),
   },
   abuseRefusals: {

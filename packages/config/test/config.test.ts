@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { hostname } from 'node:os';
 import { CONFIG_VARIABLES, ConfigError, configTableMarkdown, loadConfig, type Config } from '../src';
 
@@ -422,6 +424,21 @@ describe('CONFIG_VARIABLES and the README table', () => {
     expect(lines).toHaveLength(CONFIG_VARIABLES.length + 2);
     expect(table).toContain('| `PTYWS_PORT` | `8080` | TCP port to listen on; 0 picks a free port (tests). |');
     expect(table).toContain('`fatal\\|error\\|warn\\|info\\|debug\\|trace\\|silent`'.slice(1, -1));
+  });
+
+  it('is the table in the README (cells compared, column padding aside)', () => {
+    const rows = (markdown: string): string[][] => {
+      const start = markdown.indexOf('| Variable');
+      const end = markdown.indexOf('\n\n', start);
+      return markdown
+        .slice(start, end === -1 ? undefined : end)
+        .trim()
+        .split('\n')
+        .filter((line) => !/^\|\s*-/.test(line))
+        .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    };
+    const readme = readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    expect(rows(readme)).toEqual(rows(configTableMarkdown()));
   });
 
   it('cannot be mutated by a consumer', () => {

@@ -7,6 +7,7 @@ export * from './pty-host';
 export * from './session-control';
 export * from './task-page-token';
 export * from './push-configs';
+export * from './push-outbox';
 export * from './transcript-archive';
 export * from './transcript-chunk';
 export * from './audit';

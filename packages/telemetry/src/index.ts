@@ -9,6 +9,7 @@ export {
   type MetricsExposition,
   type MetricsOptions,
   type SessionSample,
+  type TranscriptArchiveMetrics,
   type Untrack,
 } from './metrics';
 export * from './labels';

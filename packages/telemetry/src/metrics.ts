@@ -61,10 +61,20 @@ export interface EdgeMetrics {
 }
 
 /** The recorders the pty-agent calls (session owner). */
-export interface AgentMetrics {
+export interface AgentMetrics extends TranscriptArchiveMetrics {
   /** `ptyws_sessions{state,backend}` is computed from the sources at scrape time. */
   trackSessions(source: () => Iterable<SessionSample>): Untrack;
   keyframe(trigger: KeyframeTrigger, bytes: number, seconds: number): void;
+}
+
+/** Recorders of the transcript archive (agent): what was written, what failed, what waits. */
+export interface TranscriptArchiveMetrics {
+  /** One chunk appended: its frames and their payload bytes (before compression). */
+  archiveChunkWritten(frames: number, bytes: number): void;
+  /** A chunk write failed (retried; the frames stay in the replay log meanwhile). */
+  archiveWriteFailed(): void;
+  /** Frames logged but not archived yet changed by `delta` (summed over sessions). */
+  archiveLag(delta: number): void;
 }
 
 /** Recorders of the audit trail (edge): events recorded, and what its sinks could not write. */
@@ -134,6 +144,10 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
   private readonly keyframes: Counter<'trigger'>;
   private readonly keyframeBytes: Counter<'trigger'>;
   private readonly keyframeSeconds: Histogram<'trigger'>;
+  private readonly archiveChunks: Counter;
+  private readonly archiveBytes: Counter;
+  private readonly archiveFailures: Counter;
+  private readonly archiveLagFrames: Gauge;
   private readonly natsLag: Gauge;
   private readonly pgQuerySeconds: Histogram<'operation'>;
 
@@ -315,6 +329,24 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
       this.keyframes.inc({ trigger }, 0);
       this.keyframeBytes.inc({ trigger }, 0);
     }
+    this.archiveChunks = counter(
+      'ptyws_transcript_chunks_written_total',
+      'Transcript archive chunks written (file in single-node mode, Postgres in cluster mode).',
+    );
+    this.archiveBytes = counter(
+      'ptyws_transcript_bytes_written_total',
+      'Payload bytes of the archived frames (terminal output plus event JSON), before compression.',
+    );
+    this.archiveFailures = counter(
+      'ptyws_transcript_write_failures_total',
+      'Transcript archive chunk writes that failed (retried; unarchived frames stay in the replay log).',
+    );
+    this.archiveLagFrames = new Gauge({
+      name: 'ptyws_transcript_archive_lag_frames',
+      help: 'Frames in the replay log that the transcript archive does not hold yet, over all sessions of this agent.',
+      registers,
+    });
+    this.archiveLagFrames.set(0);
 
     // ---- cluster adapters ----------------------------------------------------------------------
     this.natsLag = new Gauge({
@@ -424,6 +456,20 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
     this.keyframes.inc({ trigger });
     this.keyframeBytes.inc({ trigger }, bytes);
     this.keyframeSeconds.observe({ trigger }, seconds);
+  }
+
+  archiveChunkWritten(frames: number, bytes: number): void {
+    if (frames <= 0) return;
+    this.archiveChunks.inc();
+    this.archiveBytes.inc(bytes);
+  }
+
+  archiveWriteFailed(): void {
+    this.archiveFailures.inc();
+  }
+
+  archiveLag(delta: number): void {
+    if (delta !== 0) this.archiveLagFrames.inc(delta);
   }
 
   // ---- cluster adapters ------------------------------------------------------------------------

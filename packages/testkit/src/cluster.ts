@@ -41,6 +41,12 @@ export interface ClusterOptions {
   edgeTimeoutMs?: number;
   /** Extra variables for every process (not PTYWS_*: e.g. OTEL_* to turn tracing on). */
   env?: Record<string, string>;
+  /**
+   * How many pty-agents serve the instance (default 1). The first is `agent-<run>`, the others
+   * `agent-<run>-2`, `agent-<run>-3`, …; all are started before the edges, so the edges' agent
+   * directories know every one of them.
+   */
+  agents?: number;
 }
 
 export interface ClusterHandle {
@@ -55,7 +61,7 @@ export interface ClusterHandle {
   edgeWsUrls: string[];
   /** Every edge's gRPC `host:port` (empty when gRPC is off, the test default). */
   edgeGrpcAddresses: string[];
-  /** The processes, for fault tests: [agent], [edge a, edge b]. */
+  /** The processes, for fault tests: [agent, …], [edge a, edge b]. */
   agents: AgentHandle[];
   edges: EdgeHandle[];
   /** The PTYWS_NATS_PREFIX of this run (its JetStream stream and KV bucket names derive from it). */
@@ -219,14 +225,18 @@ export async function startCluster(overrides: Partial<Config>, options: ClusterO
     await dropNatsState(natsUrl, prefix).catch(() => undefined);
   };
   try {
-    const agentId = `agent-${run}`;
-    const agent = await ServiceProcess.start(
-      'agent',
-      'services/pty-agent/dist/main.js',
-      { ...procEnv, PTYWS_AGENT_ID: agentId, PTYWS_AGENT_METRICS_PORT: '0' },
-      /serving instance/,
-    );
-    services.push(agent.service);
+    const agents: AgentHandle[] = [];
+    for (let i = 1; i <= (options.agents ?? 1); i++) {
+      const agentId = i === 1 ? `agent-${run}` : `agent-${run}-${i}`;
+      const agent = await ServiceProcess.start(
+        i === 1 ? 'agent' : `agent-${i}`,
+        'services/pty-agent/dist/main.js',
+        { ...procEnv, PTYWS_AGENT_ID: agentId, PTYWS_AGENT_METRICS_PORT: '0' },
+        /serving instance/,
+      );
+      services.push(agent.service);
+      agents.push(Object.assign(agent.service, { agentId }));
+    }
     const settled = await Promise.allSettled(
       ['a', 'b'].map((e) => startEdge(procEnv, `edge-${e}-${run}`, `edge-${e}`)),
     );
@@ -245,7 +255,7 @@ export async function startCluster(overrides: Partial<Config>, options: ClusterO
       wsUrl: edges[0]!.wsUrl,
       edgeWsUrls: edges.map((e) => e.wsUrl),
       edgeGrpcAddresses: edges.flatMap((e) => (e.grpcAddress ? [e.grpcAddress] : [])),
-      agents: [Object.assign(agent.service, { agentId })],
+      agents,
       edges,
       natsPrefix: prefix,
       stop: cleanup,

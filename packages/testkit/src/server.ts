@@ -124,8 +124,14 @@ export async function startTestServer(
   const logger = options.logger ?? testLogger();
   // Each server archives transcripts in a directory of its own, removed when it stops.
   const transcriptDir = overrides.transcriptDir ?? mkdtempSync(path.join(tmpdir(), 'ptyws-transcripts-'));
+  // … and keeps its state (audit.jsonl, the push outbox, multiplexer sockets) in another: test
+  // servers never append to the user's state dir nor to each other's files. Short, under /tmp:
+  // the state dir is limited to 64 characters (socket paths).
+  const ownState = mkdtempSync('/tmp/ptyws-node-');
+  const stateDir = overrides.stateDir ?? ownState;
+  const auditLog = overrides.auditLog ?? path.join(ownState, 'audit.jsonl');
   const node = await loadStartNode()(
-    { ...testDefaults(), transcriptDir, ...overrides },
+    { ...testDefaults(), transcriptDir, stateDir, auditLog, ...overrides },
     { env: {}, ...(logger ? { logger } : {}), ...(options.tracing ? { tracing: options.tracing } : {}) },
   );
   const wsUrl = node.wsUrl.replace(/\/$/, '');
@@ -144,6 +150,7 @@ export async function startTestServer(
     stop: () =>
       (stopping ??= node.stop().finally(() => {
         if (overrides.transcriptDir === undefined) rmSync(transcriptDir, { recursive: true, force: true });
+        rmSync(ownState, { recursive: true, force: true });
       })),
   };
 }

@@ -10,9 +10,11 @@ import type {
   TokenStore,
   TranscriptArchive,
 } from '@pty-ws/ports';
-import type { AuditMetrics, EdgeMetrics, MetricsExposition } from '@pty-ws/telemetry';
+import type { AuditMetrics, EdgeMetrics, MetricsExposition, RateLimit } from '@pty-ws/telemetry';
 import type { A2aOperations } from '@pty-ws/a2a';
 import { Authenticator } from './auth';
+import { AdminOperations } from './admin/admin-operations';
+import { auditedA2a } from './audit/audited-a2a';
 import { EdgeAudit } from './audit/edge-audit';
 import { startEdgeGrpc } from './grpc/edge-grpc';
 import { mountAuditApi } from './http/audit-api';
@@ -21,6 +23,9 @@ import { mountRestApi } from './http/rest-api';
 import { mountStatic } from './http/static';
 import type { Logger } from './logger';
 import { ConnectionAdmission, SharedLimits, type LimitsExchange } from './limits';
+import { limitedStreams } from './limits/limited-streams';
+import { OpenStreams, allOpen } from './limits/open-streams';
+import { requestGate } from './limits/request-gate';
 import { MtlsFront } from './mtls/mtls-front';
 import { TransportPolicy, createApp } from './transport';
 import { uWS, type us_listen_socket } from './uws';
@@ -102,16 +107,18 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     ...(audit ? { audit } : {}),
   });
   const admission = new ConnectionAdmission(config, () => handler.conns.size);
+  // A2A streams (SSE, gRPC) hold connections too: the open-connection caps count them with attaches.
+  const streams = new OpenStreams();
+  const openConnections = () => allOpen(handler.conns, streams);
   // Cluster: connection counts and rates shared with the other edges (SharedLimits).
   const shared = deps.limitsExchange
-    ? new SharedLimits(
-        config.edgeId,
-        deps.limitsExchange,
-        () => handler.conns,
-        (p, i) => admission.chargeRemote(p, i),
-      )
+    ? new SharedLimits(config.edgeId, deps.limitsExchange, openConnections, (p, i) => admission.chargeRemote(p, i))
     : undefined;
-  admission.countConnections(() => handler.conns, shared);
+  admission.countConnections(openConnections, shared);
+  // A2A and gRPC admin calls take from the same per-principal and per-instance buckets.
+  const onRateLimited = (limit: RateLimit) => deps.metrics?.rateLimited(limit);
+  const admit = requestGate(admission, onRateLimited);
+  const a2a = deps.a2a ? limitedStreams(deps.a2a, admission, streams, onRateLimited) : undefined;
   const untrackConnections = deps.metrics?.trackConnections(() => handler.conns);
   let draining = false;
 
@@ -180,16 +187,32 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   });
 
   const closeConnectionsOf = (tokenId: string) => {
+    // Revocations by this edge and by others (cluster: NATS) both come here: no cached verdict survives.
+    auth.forget(tokenId);
     for (const conn of [...handler.conns]) {
       if (conn.principal.tokenId === tokenId) handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED);
     }
   };
 
+  const admin = new AdminOperations({
+    instanceId: config.instanceId,
+    control: deps.control,
+    registry: deps.registry,
+    tokens: deps.tokens,
+    ...(audit ? { audit } : {}),
+    onRateLimited: (limit) => deps.metrics?.rateLimited(limit),
+    onTokenRevoked: (tokenId) => {
+      closeConnectionsOf(tokenId);
+      deps.onTokenRevoked?.(tokenId);
+    },
+  });
+
   mountStatic(app);
   // A2A HTTP+JSON and JSON-RPC bindings over the same core as gRPC (before the REST catch-all 404).
-  if (deps.a2a) {
+  if (a2a) {
     mountA2aHttp(app, {
-      ops: deps.a2a,
+      ops: audit ? auditedA2a(a2a, audit, 'http') : a2a,
+      admit,
       auth,
       instanceId: config.instanceId,
       logger,
@@ -208,11 +231,8 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   mountRestApi(app, {
     a2a: deps.a2a !== undefined,
     transport,
-    ...(audit ? { audit } : {}),
     config,
-    control: deps.control,
-    registry: deps.registry,
-    tokens: deps.tokens,
+    admin,
     log: deps.log,
     ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
     ...(deps.membership ? { membership: deps.membership } : {}),
@@ -221,11 +241,6 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
     metrics: deps.metrics,
     onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
-    onRateLimited: (limit) => deps.metrics?.rateLimited(limit),
-    onTokenRevoked: (tokenId) => {
-      closeConnectionsOf(tokenId);
-      deps.onTokenRevoked?.(tokenId);
-    },
   });
 
   // Keepalive (binding §2.4): ping every interval; reap a socket whose ping has gone unanswered
@@ -272,19 +287,15 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     config,
     logger,
     auth,
-    control: deps.control,
+    admin,
+    admit,
     registry: deps.registry,
-    tokens: deps.tokens,
     log: deps.log,
-    ...(deps.a2a ? { a2a: deps.a2a } : {}),
+    ...(a2a ? { a2a } : {}),
     ...(audit ? { audit } : {}),
     httpPort: port,
     hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
     onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
-    onTokenRevoked: (tokenId) => {
-      closeConnectionsOf(tokenId);
-      deps.onTokenRevoked?.(tokenId);
-    },
   }).catch(async (err: unknown) => {
     uWS.us_listen_socket_close(listenSocket);
     await front?.close();

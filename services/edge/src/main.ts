@@ -62,6 +62,8 @@ async function main(): Promise<RunningService> {
     registry: pg.sessions,
     taskTimeoutMs: config.taskTimeoutS * 1000 + 5000,
     placement: (instanceId, backend) => agents.agentFor(instanceId, backend),
+    // An agent at its session cap: the others are tried before RATE_LIMITED is the answer.
+    alternatives: (instanceId, backend) => agents.agentsFor(instanceId, backend),
   });
   const stopHeartbeat = startEdgeHeartbeat(nc, config.natsPrefix, config.edgeId);
   // The audit trail is the Postgres table (shared by every edge), plus JSON lines if PTYWS_AUDIT_LOG is set.

@@ -5,6 +5,7 @@ import type {
   FrameLog,
   MembershipStore,
   PushConfigStore,
+  PushOutbox,
   SessionControl,
   SessionRegistry,
   TaskStore,
@@ -29,7 +30,16 @@ export interface AgentStores {
    * A2A push notification configs: the agent owns its sessions' task updates, so it is where
    * each update is posted to the task's webhooks, once. Absent: no push notifications.
    */
-  push?: { configs: PushConfigStore; metrics?: PushMetrics };
+  push?: {
+    configs: PushConfigStore;
+    metrics?: PushMetrics;
+    /**
+     * Where undelivered notifications wait (Postgres in cluster mode, a file under the state dir
+     * in single-node mode), owned by this agent id; call `webhooks.resume()` at start to deliver
+     * what the previous process left. Absent: they are lost with the process.
+     */
+    outbox?: PushOutbox;
+  };
 }
 
 export interface CreatedAgent {
@@ -61,6 +71,7 @@ export function createSessionManager(
         timeoutMs: config.pushTimeoutMs,
         logger,
         ...(stores.push.metrics ? { metrics: stores.push.metrics } : {}),
+        ...(stores.push.outbox ? { outbox: { store: stores.push.outbox, owner: config.agentId } } : {}),
       })
     : undefined;
   const push = stores.push && webhooks ? new PushDispatcher(stores.push.configs, webhooks, logger) : undefined;

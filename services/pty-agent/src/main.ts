@@ -34,11 +34,19 @@ async function main(): Promise<RunningService> {
       membershipStore: backend.membership,
       taskStore: backend.pg.tasks,
       transcripts: backend.pg.transcripts,
-      push: { configs: backend.pg.pushConfigs, metrics: pushNotificationMetrics(metrics.registry) },
+      push: {
+        configs: backend.pg.pushConfigs,
+        metrics: pushNotificationMetrics(metrics.registry),
+        outbox: backend.pg.pushOutbox,
+      },
     },
     logger,
     metrics,
   );
+  // Notifications the previous process of this agent id had not delivered yet (killed, or its
+  // shutdown drain ran out) go out again.
+  const resumed = (await webhooks?.resume()) ?? 0;
+  if (resumed > 0) logger.info({ notifications: resumed }, 'resumed pending push notifications');
   // Multiplexer sessions outlive an agent: re-attach them, continuing their logs.
   const recovered = await manager.recoverManagedSessions();
   logger.info({ recovered }, 'managed sessions recovered');
@@ -76,7 +84,7 @@ async function main(): Promise<RunningService> {
       await server.stop();
       await manager.detachAll(); // managed sessions keep running for the next agent
       await manager.shutdown();
-      await webhooks?.drain(2000); // the final updates of the tasks shutdown canceled
+      await webhooks?.drain(2000); // the final updates of the tasks shutdown canceled; the rest stay in the outbox
       await health.close();
       await backend.close();
       await tracing.shutdown().catch(() => undefined);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig, type Config } from '@pty-ws/config';
 import {
+  FilePushOutbox,
   FileTranscriptArchive,
   MemoryFrameLog,
   MemoryMembershipStore,
@@ -47,6 +48,13 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   const membershipStore = new MemoryMembershipStore();
   // Frames evicted from the in-memory log outlive it here (gzip chunks per session).
   const transcripts = new FileTranscriptArchive(config.transcriptDir ?? path.join(config.stateDir, 'pty-transcripts'));
+  // Sessions of an earlier run are unknown to the new registry: their files past the closed-session
+  // TTL would never be removed otherwise (younger ones go at a later start).
+  const pruned = await transcripts.pruneStale(config.closedSessionTtlS * 1000).catch((err: Error) => {
+    logger.warn({ err: err.message }, 'could not prune old transcript files');
+    return 0;
+  });
+  if (pruned > 0) logger.info({ sessions: pruned }, 'pruned transcript files of earlier runs');
   const adminToken = config.adminToken ?? generateToken();
   await tokens.insert({
     tokenId: newId(),
@@ -61,6 +69,8 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   // Tasks and push configs are shared by the agent (writes, webhooks) and the A2A core (reads).
   const taskStore = new MemoryTaskStore();
   const pushConfigs = new MemoryPushConfigStore();
+  // Undelivered push notifications outlive a restart of the node (a file under the state dir).
+  const pushOutbox = new FilePushOutbox(path.join(config.stateDir, 'push-outbox.jsonl'));
   const {
     manager: agent,
     control,
@@ -74,13 +84,15 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
       membershipStore,
       taskStore,
       transcripts,
-      push: { configs: pushConfigs, metrics: pushNotificationMetrics(metrics.registry) },
+      push: { configs: pushConfigs, metrics: pushNotificationMetrics(metrics.registry), outbox: pushOutbox },
     },
     logger,
     metrics,
     ...(opts.tracing ? [opts.tracing.tracer(AGENT_SERVICE)] : []),
   );
 
+  // What the previous run left undelivered goes out again (an unreadable outbox only loses that).
+  await webhooks?.resume().catch((err: Error) => logger.warn({ err: err.message }, 'push outbox unreadable'));
   // Audit trail: JSON lines (default <stateDir>/audit.jsonl), queryable at GET /api/v1/audit.
   const audit = await openJsonLinesAudit(config, 'single-node', logger, metrics);
   const edge = await startEdge({
@@ -107,6 +119,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     } catch (err) {
       await edge.stop();
       await agent.shutdown();
+      await pushOutbox.close();
       await audit?.close();
       throw err;
     }
@@ -129,6 +142,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
       await edge.stop();
       await agent.shutdown();
       await webhooks?.drain(1000);
+      await pushOutbox.close();
       await agentServer?.close();
       await audit?.close();
     },

@@ -11,3 +11,4 @@ export { pushConfigStoreContract, type PushConfigStoreFixture } from './push-con
 export { transcriptArchiveContract, type TranscriptArchiveFixture } from './transcript-archive.contract';
 export { uniqueId, waitFor, settle } from './support';
 export { auditLogContract, type AuditLogFixture } from './audit-log.contract';
+export { pushOutboxContract, type PushOutboxFixture } from './push-outbox.contract';

@@ -48,7 +48,6 @@ import type { Logger } from '../logger';
 import type { WebSocket } from '../uws';
 import type { Conn } from './connection';
 import type { HubRegistry } from './hubs';
-import { serializeEntry } from './serialized-frame';
 import { taskTopic, type SessionHub } from './session-hub';
 
 export interface AttachDeps {
@@ -70,6 +69,13 @@ export interface AttachDeps {
 
 /** Hot-path frames: no span per keystroke or keepalive. */
 const UNTRACED_OPS = new Set(['pty.session_input', 'ping']);
+
+/**
+ * A connection to a closed session has one thing to do, join (it replays the end and is closed);
+ * one that sends no join within this long gets binding_goodbye session_closed instead of staying
+ * open forever.
+ */
+export const CLOSED_SESSION_JOIN_GRACE_MS = 10_000;
 
 export type SessionHostSource = SessionHostCapabilities | (() => SessionHostCapabilities);
 
@@ -154,6 +160,13 @@ export class AttachHandler {
       },
       'attach',
     );
+    if (conn.sessionClosed) {
+      conn.closedJoinTimer = setTimeout(
+        () => this.goodbye(conn, 'session_closed', CloseCode.NORMAL, 'the session is closed and no join came'),
+        CLOSED_SESSION_JOIN_GRACE_MS,
+      );
+      conn.closedJoinTimer.unref();
+    }
     // Frames that arrived while the hello was being prepared are handled now, in order.
     const held = conn.heldFrames;
     conn.heldFrames = undefined;
@@ -165,6 +178,7 @@ export class AttachHandler {
     if (!conn.open) return;
     conn.open = false;
     conn.live = false;
+    clearTimeout(conn.closedJoinTimer);
     this.conns.delete(conn);
     const hub = this.deps.hubs.get(conn.sessionId);
     hub?.remove(conn);
@@ -432,7 +446,7 @@ export class AttachHandler {
       );
     }
     if (replay) {
-      for (const e of replay) hub.sendFrame(conn, serializeEntry(e));
+      for (const e of replay) hub.sendFrame(conn, hub.frameOf(e));
       this.deps.metrics?.replayFramesServed(replay.length);
       from = Math.max(conn.position, Math.min(from, f.replay_from ?? from));
     }
@@ -467,6 +481,7 @@ export class AttachHandler {
    * session_closed like every connection at the close (extension: Close lifecycle).
    */
   private async joinClosed(conn: Conn, f: ClientFrame): Promise<void> {
+    clearTimeout(conn.closedJoinTimer); // the join ends the connection itself
     const hub = this.hub(conn);
     const bounds = await this.deps.log.bounds(conn.sessionId);
     let from = bounds.lastSeq - 1;
@@ -489,7 +504,7 @@ export class AttachHandler {
     if (!conn.open) return;
     // Attached only for this flush, so the log frames pass the hub's filter; never a member.
     conn.attached = true;
-    for (const e of entries) hub.sendFrame(conn, serializeEntry(e));
+    for (const e of entries) hub.sendFrame(conn, hub.frameOf(e));
     conn.attached = false;
     this.deps.metrics?.replayFramesServed(entries.length);
     this.log(conn).info({ replay_from: f.replay_from ?? null, frames: entries.length }, 'join after close: replayed');
@@ -693,10 +708,12 @@ export class AttachHandler {
   private async sendLogRange(conn: Conn, afterSeq: number, toSeq: number): Promise<void> {
     let from = Math.max(afterSeq, 0);
     const hub = this.hub(conn);
+    // Usually the hub published these moments ago: send its serialized frames, skip the log.
+    if (hub.sendKept(conn, from, toSeq)) from = toSeq;
     while (from < toSeq && conn.open) {
       const entries = await this.deps.log.read(conn.sessionId, from, { toSeq, limit: 500 });
       if (entries.length === 0) break;
-      for (const e of entries) hub.sendFrame(conn, serializeEntry(e));
+      for (const e of entries) hub.sendFrame(conn, hub.frameOf(e));
       from = entries[entries.length - 1]!.seq;
     }
     if (conn.position < toSeq) conn.position = toSeq;

@@ -46,4 +46,6 @@ export interface Conn {
    * replays its log, which ends in `Closed`, then gets binding_goodbye session_closed.
    */
   sessionClosed?: boolean;
+  /** For `sessionClosed`: ends the connection if no join comes (CLOSED_SESSION_JOIN_GRACE_MS). */
+  closedJoinTimer?: NodeJS.Timeout;
 }
