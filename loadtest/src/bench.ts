@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { killAllChildren } from './children';
+import { killAllChildren, killChildrenOnExit } from './children';
 import { machineInfo } from './machine';
 import { TARGET_NAMES, parseArgs, type Options, type Profile, type TargetName } from './options';
 import { Budget, PHASE_OVERRUN_MS, log } from './phase';
@@ -132,13 +132,7 @@ async function main(): Promise<void> {
   );
 }
 
-process.on('exit', killAllChildren);
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    killAllChildren();
-    process.exit(130);
-  });
-}
+killChildrenOnExit();
 main().then(
   // Sockets and timers of finished phases must not keep us alive: everything is written.
   () => process.exit(0),

@@ -29,6 +29,17 @@ export function killAllChildren(): void {
   children.clear();
 }
 
+/** No service outlives the driver: on exit, Ctrl-C or SIGTERM every child is killed. */
+export function killChildrenOnExit(): void {
+  process.on('exit', killAllChildren);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      killAllChildren();
+      process.exit(130);
+    });
+  }
+}
+
 /** Resolves with the first stdout match of `re`; rejects on exit or timeout, with stderr's tail. */
 export function waitForOutput(
   child: ChildProcess,

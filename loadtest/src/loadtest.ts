@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { killAllChildren } from './children';
+import { killAllChildren, killChildrenOnExit } from './children';
 import { Recorder } from './load/recorder';
 import type { Scenario, ScenarioContext } from './load/scenario';
 import { attachStorm } from './load/scenarios/attach-storm';
@@ -197,13 +197,7 @@ async function main(): Promise<number> {
   return passed ? 0 : 1;
 }
 
-process.on('exit', killAllChildren);
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    killAllChildren();
-    process.exit(130);
-  });
-}
+killChildrenOnExit();
 
 main().then(
   (code) => process.exit(code),
