@@ -146,8 +146,14 @@ export class TestClient {
         resolve(this.closeInfo);
       });
     });
-    ws.on('error', () => undefined);
+    // A 1006 close says nothing by itself: keep the socket error (bad frame, reset…) to report it.
+    ws.on('error', (err: Error) => {
+      this.socketError ??= err.message;
+    });
   }
+
+  /** The first socket-level error, if any (part of the "socket closed" failure message). */
+  private socketError: string | undefined;
 
   static connect(url: string, opts: ConnectOptions = {}): Promise<TestClient> {
     return new Promise((resolve, reject) => {
@@ -253,7 +259,7 @@ export class TestClient {
           done();
           reject(
             new Error(
-              `socket closed (${this.closeInfo.code} ${this.closeInfo.reason}) before the expected frame; got: ${this.describe(from)}`,
+              `socket closed (${this.closeInfo.code} ${this.closeInfo.reason}${this.socketError ? `; socket error: ${this.socketError}` : ''}) before the expected frame; got: ${this.describe(from)}`,
             ),
           );
         }
