@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FileTranscriptArchive, MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { LogEntry, TranscriptArchive } from '@pty-ws/ports';
 import { Metrics } from '@pty-ws/telemetry';
-import { TranscriptArchiver } from '../src/transcript-archiver';
+import { TranscriptArchiver, type ArchiverOptions } from '../src/transcript-archiver';
 
 const S = 'session-a';
 const quiet = { warn: () => {} };
@@ -36,14 +36,19 @@ async function logged(from: number, to: number, archiver?: TranscriptArchiver): 
   }
 }
 
+/** An archiver on session S with 1 MiB chunks, a quiet logger and the given chunk size and flush. */
+function archiverOf(
+  store: TranscriptArchive,
+  chunkFrames: number,
+  flushMs: number,
+  extra: Partial<ArchiverOptions> = {},
+): TranscriptArchiver {
+  return new TranscriptArchiver(S, store, log, { chunkFrames, chunkBytes: 1 << 20, flushMs, logger: quiet, ...extra });
+}
+
 describe('TranscriptArchiver', () => {
   it('writes what the sequencer hands over in chunks of at most chunkFrames', async () => {
-    const a = new TranscriptArchiver(S, archive, log, {
-      chunkFrames: 4,
-      chunkBytes: 1 << 20,
-      flushMs: 60_000,
-      logger: quiet,
-    });
+    const a = archiverOf(archive, 4, 60_000);
     await logged(1, 10, a);
     await a.flush();
     expect(seqs(await archive.read(S, 0))).toEqual(range(1, 10));
@@ -52,12 +57,7 @@ describe('TranscriptArchiver', () => {
   });
 
   it('a full chunk is written without waiting for the flush timer', async () => {
-    const a = new TranscriptArchiver(S, archive, log, {
-      chunkFrames: 5,
-      chunkBytes: 1 << 20,
-      flushMs: 60_000,
-      logger: quiet,
-    });
+    const a = archiverOf(archive, 5, 60_000);
     await logged(1, 5, a);
     for (let i = 0; i < 200 && a.archivedThrough !== 5; i++) await new Promise((r) => setTimeout(r, 10));
     expect(a.archivedThrough).toBe(5);
@@ -66,12 +66,7 @@ describe('TranscriptArchiver', () => {
   it('fills what a previous owner left unarchived from the log (restart), then continues', async () => {
     await logged(1, 12);
     await archive.append(S, [entry(1), entry(2), entry(3)]);
-    const a = new TranscriptArchiver(S, archive, log, {
-      chunkFrames: 100,
-      chunkBytes: 1 << 20,
-      flushMs: 60_000,
-      logger: quiet,
-    });
+    const a = archiverOf(archive, 100, 60_000);
     await logged(13, 15, a);
     await a.flush();
     expect(seqs(await archive.read(S, 0))).toEqual(range(1, 15));
@@ -79,12 +74,7 @@ describe('TranscriptArchiver', () => {
 
   it('catchUp archives everything the log holds beyond the archive (closed sessions)', async () => {
     await logged(1, 30);
-    const a = new TranscriptArchiver(S, archive, log, {
-      chunkFrames: 8,
-      chunkBytes: 1 << 20,
-      flushMs: 60_000,
-      logger: quiet,
-    });
+    const a = archiverOf(archive, 8, 60_000);
     await a.catchUp();
     expect(seqs(await archive.read(S, 0))).toEqual(range(1, 30));
     expect(a.archivedThrough).toBe(30);
@@ -98,12 +88,7 @@ describe('TranscriptArchiver', () => {
       stats: (s) => archive.stats(s),
       remove: (s) => archive.remove(s),
     };
-    const a = new TranscriptArchiver(S, flaky, log, {
-      chunkFrames: 100,
-      chunkBytes: 1 << 20,
-      flushMs: 5,
-      logger: quiet,
-    });
+    const a = archiverOf(flaky, 100, 5);
     await logged(1, 6, a);
     await expect(a.flush()).rejects.toThrow('db down');
     expect(a.archivedThrough).toBe(0);
@@ -130,13 +115,7 @@ describe('TranscriptArchiver', () => {
     };
     const metrics = new Metrics({ defaultMetrics: false });
     const value = async (name: string) => (await metrics.registry.getSingleMetric(name)!.get()).values[0]?.value;
-    const a = new TranscriptArchiver(S, flaky, log, {
-      chunkFrames: 4,
-      chunkBytes: 1 << 20,
-      flushMs: 60_000,
-      logger: quiet,
-      metrics,
-    });
+    const a = archiverOf(flaky, 4, 60_000, { metrics });
     await logged(1, 3, a);
     expect(await value('ptyws_transcript_archive_lag_frames')).toBe(3);
     await expect(a.flush()).rejects.toThrow('disk full');
@@ -153,12 +132,7 @@ describe('TranscriptArchiver', () => {
   });
 
   it('every sequence is always in the log or the archive, whatever the interleaving of trims and flushes', async () => {
-    const a = new TranscriptArchiver(S, archive, log, {
-      chunkFrames: 7,
-      chunkBytes: 1 << 20,
-      flushMs: 1,
-      logger: quiet,
-    });
+    const a = archiverOf(archive, 7, 1);
     let last = 0;
     for (let round = 0; round < 40; round++) {
       const n = 1 + ((round * 7) % 11);
