@@ -289,7 +289,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     auth,
     admin,
     admit,
-    registry: deps.registry,
+
     log: deps.log,
     ...(a2a ? { a2a } : {}),
     ...(audit ? { audit } : {}),

@@ -1,6 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { admin } from '@pty-ws/a2a-proto';
-import type { FrameLog, SessionRecord, SessionRegistry, TokenRecord } from '@pty-ws/ports';
+import type { FrameLog, SessionRecord, TokenRecord } from '@pty-ws/ports';
 import type { AdminCaller, AdminOperations } from '../admin/admin-operations';
 import { sessionFields } from '../admin/session-fields';
 import { authenticate, instanceOf, sourceAddress, type GrpcCallAuth } from './grpc-context';
@@ -9,7 +9,6 @@ import { toServiceError } from './grpc-errors';
 export interface AdminServiceDeps extends GrpcCallAuth {
   /** The admin operations the REST API calls too (checks, stores, audit trail). */
   admin: AdminOperations;
-  registry: SessionRegistry;
   log: FrameLog;
   /** Where attach URLs point: the edge's HTTP/WebSocket port and scheme (the gRPC port is another). */
   httpPort: () => number;

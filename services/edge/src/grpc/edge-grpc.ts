@@ -1,6 +1,6 @@
 import type { A2aOperations } from '@pty-ws/a2a';
 import type { Config } from '@pty-ws/config';
-import type { FrameLog, SessionRegistry } from '@pty-ws/ports';
+import type { FrameLog } from '@pty-ws/ports';
 import type { AdminOperations } from '../admin/admin-operations';
 import { auditedA2a } from '../audit/audited-a2a';
 import type { EdgeAudit } from '../audit/edge-audit';
@@ -15,7 +15,6 @@ export interface EdgeGrpcDeps {
   logger: Logger;
   auth: Authenticator;
   admin: AdminOperations;
-  registry: SessionRegistry;
   log: FrameLog;
   a2a?: A2aOperations;
   audit?: EdgeAudit;
@@ -44,7 +43,6 @@ export async function startEdgeGrpc(deps: EdgeGrpcDeps): Promise<RunningGrpcServ
     admin: {
       ...callAuth,
       admin: deps.admin,
-      registry: deps.registry,
       log: deps.log,
       httpPort: () => deps.httpPort,
       tls: config.tlsCert !== undefined && config.tlsKey !== undefined,

@@ -6,7 +6,7 @@ import type { TransportPolicy, TransportVerdict } from '../../transport';
 import type { HttpRequest, HttpResponse, TemplatedApp } from '../../uws';
 import { transportOf } from '../transport-gate';
 import { jsonContentType, snapshotCall, A2A_BODY_LIMIT, type HttpCall } from './http-call';
-import { bodyExtensions, parseEnvelope, sendJsonRpcError, serveJsonRpc } from './jsonrpc-binding';
+import { parseEnvelope, sendJsonRpcError, serveJsonRpc } from './jsonrpc-binding';
 import { sendRestError, serveRest } from './rest-binding';
 
 export interface A2aHttpDeps {
@@ -92,7 +92,7 @@ async function jsonRpc(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerd
       );
     }
     if (!envelope.ok) throw envelope.err;
-    const ctx = contextOf(deps, call, verdict, principal, bodyExtensions(text));
+    const ctx = contextOf(deps, call, verdict, principal, envelope.req.extensions);
     await serveJsonRpc(deps.ops, call, envelope.req, ctx, dialectOf(call.a2aVersion));
   } catch (err) {
     sendJsonRpcError(call, id, failure(deps, call, err));

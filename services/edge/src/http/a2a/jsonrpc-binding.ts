@@ -2,7 +2,6 @@ import {
   A2aError,
   STREAMING_METHODS,
   UNARY_METHODS as M,
-  asObject,
   renderEvent,
   renderList,
   renderSendResult,
@@ -60,6 +59,8 @@ interface Envelope {
   id: Id;
   method: string;
   params: Params;
+  /** Extensions activated in the body (`params.extensions` or top-level `extensions`). */
+  extensions: string[];
 }
 
 /** Reads the JSON-RPC 2.0 request object; the id is kept even when the rest is invalid. */
@@ -90,19 +91,10 @@ export function parseEnvelope(text: string): { ok: true; req: Envelope } | { ok:
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     return { ok: false, id, err: new A2aError('InvalidParams', "'params' must be an object") };
   }
-  return { ok: true, req: { id, method: o['method'], params: params as Params } };
-}
-
-/** Extensions activated in the request body (`params.extensions` or top-level `extensions`). */
-export function bodyExtensions(text: string): string[] {
-  try {
-    const o = asObject(JSON.parse(text), 'request');
-    const params = o['params'] && typeof o['params'] === 'object' ? (o['params'] as Params) : {};
-    const list = [o['extensions'], params['extensions']].flatMap((v) => (Array.isArray(v) ? v : []));
-    return list.filter((s): s is string => typeof s === 'string');
-  } catch {
-    return [];
-  }
+  const extensions = [o['extensions'], (params as Params)['extensions']]
+    .flatMap((v) => (Array.isArray(v) ? v : []))
+    .filter((s): s is string => typeof s === 'string');
+  return { ok: true, req: { id, method: o['method'], params: params as Params, extensions } };
 }
 
 /** Serves one JSON-RPC request (already parsed): a JSON response, or SSE for streaming methods. */
