@@ -66,13 +66,7 @@ export class KeyedBuckets {
   ) {}
 
   take(key: string, n = 1): boolean {
-    if (++this.takesSinceSweep >= this.sweepEvery) this.sweep();
-    let b = this.buckets.get(key);
-    if (!b) {
-      b = new TokenBucket(this.ratePerS, this.burst, this.now);
-      this.buckets.set(key, b);
-    }
-    return b.take(n);
+    return this.bucket(key).take(n);
   }
 
   secondsUntil(key: string, n = 1): number {
@@ -81,12 +75,21 @@ export class KeyedBuckets {
 
   /** Charges `n` tokens to the key's bucket without refusing (admissions made elsewhere). */
   charge(key: string, n: number): void {
+    this.bucket(key).charge(n);
+  }
+
+  /**
+   * The key's bucket, made on first use. Charges count toward the sweep like takes: in cluster
+   * mode other edges' admissions create buckets here too, and they must be swept as well.
+   */
+  private bucket(key: string): TokenBucket {
+    if (++this.takesSinceSweep >= this.sweepEvery) this.sweep();
     let b = this.buckets.get(key);
     if (!b) {
       b = new TokenBucket(this.ratePerS, this.burst, this.now);
       this.buckets.set(key, b);
     }
-    b.charge(n);
+    return b;
   }
 
   get size(): number {
