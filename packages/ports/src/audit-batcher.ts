@@ -91,8 +91,13 @@ export class AuditBatcher {
       } catch (err) {
         this.queue.unshift(...batch);
         this.report(err as Error);
-        // Retried later; a full queue keeps dropping the oldest meanwhile.
-        setTimeout(() => void this.start(), this.retryMs).unref();
+        // Retried later; a full queue keeps dropping the oldest meanwhile. The retry is the
+        // batcher's timer, so records arriving meanwhile wait for it instead of writing sooner.
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          void this.start();
+        }, this.retryMs);
+        this.timer.unref();
         return;
       }
     }
