@@ -73,10 +73,19 @@ export class Sequencer {
   private enqueue(seq: number, entryOf: () => LogEntry | Promise<LogEntry>): void {
     this.chain = this.chain.then(async () => {
       if (this.failure) return;
+      // Building the entry (a keyframe's snapshot) is not I/O: a failure there is final, not an
+      // outage to retry for the whole window while every later frame waits behind it.
+      let entry: LogEntry;
+      try {
+        entry = await entryOf();
+      } catch (err) {
+        this.failure = err instanceof Error ? err : new Error(String(err));
+        this.onFailure(this.failure);
+        return;
+      }
       const deadline = Date.now() + RETRY_WINDOW_MS;
       for (let delay = 50, attempt = 0; ; delay = Math.min(delay * 2, 2000), attempt++) {
         try {
-          const entry = await entryOf();
           if (attempt > 0 && (await this.log.bounds(this.sessionId)).lastSeq >= seq) {
             this.afterAppend(entry);
             return;

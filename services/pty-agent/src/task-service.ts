@@ -180,6 +180,7 @@ export class TaskService {
       throw new BindingError('TASK_NOT_CANCELABLE', `task ${taskId} is already ${rec.task.status.state}`);
     }
     this.running.get(taskId)?.cancel();
+    this.pending.delete(taskId); // created but never run: nothing will run it now
     return this.transition(ctx, taskId, 'CANCELED', { statusText: 'canceled by request' });
   }
 
