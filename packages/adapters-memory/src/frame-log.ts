@@ -1,5 +1,6 @@
 import {
   SequenceConflictError,
+  retentionKeeps,
   type FrameLog,
   type LogBounds,
   type LogEntry,
@@ -138,16 +139,13 @@ export class MemoryFrameLog implements FrameLog {
   async trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds> {
     const log = this.sessions.get(sessionId);
     if (!log) return boundsOf(undefined);
-    // Kept while among the last minFrames OR younger than minAgeMs: the larger window (README interpretation 7).
-    const firstOfLastFrames = log.lastSeq - policy.minFrames + 1;
-    const oldestYoungTs = nowMs - policy.minAgeMs;
+    const keeps = retentionKeeps(policy, log.lastSeq, nowMs);
     const { entries } = log;
     let i = log.head;
     for (; i < entries.length; i++) {
       const entry = entries[i] as LogEntry;
       // Stop at the first kept entry so what remains stays gapless, even if clocks stepped back.
-      if (entry.seq >= firstOfLastFrames || entry.ts > oldestYoungTs) break;
-      if (policy.archivedThrough !== undefined && entry.seq > policy.archivedThrough) break;
+      if (keeps(entry.seq, entry.ts)) break;
       entries[i] = undefined;
     }
     log.head = i;

@@ -9,6 +9,7 @@ import {
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   SequenceConflictError,
+  retentionKeeps,
   type FrameLog,
   type LogBounds,
   type LogEntry,
@@ -212,12 +213,7 @@ export class JetStreamFrameLog implements FrameLog {
         if (first.streamSeq < last.streamSeq) await this.purgeBelow(subject, last.streamSeq);
         return boundsOf(last, last);
       }
-      // Kept while among the last minFrames OR younger than minAgeMs: the larger window (README interpretation 7).
-      const firstOfLastFrames = lastSeq - policy.minFrames + 1;
-      const oldestYoungTs = nowMs - policy.minAgeMs;
-      const unarchived = (seq: number): boolean => policy.archivedThrough !== undefined && seq > policy.archivedThrough;
-      const kept = (seq: number, ts: number): boolean =>
-        seq >= firstOfLastFrames || ts > oldestYoungTs || unarchived(seq);
+      const kept = retentionKeeps(policy, lastSeq, nowMs);
       if (first.decoded.kind === 'entry' && kept(first.decoded.entry.seq, first.decoded.entry.ts)) {
         return boundsOf(first, last);
       }

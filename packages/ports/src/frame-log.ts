@@ -46,6 +46,22 @@ export interface RetentionPolicy {
   archivedThrough?: number;
 }
 
+/**
+ * The retention rule as a predicate over one entry of a log whose newest sequence is `lastSeq`:
+ * kept while among the last `minFrames` OR younger than `minAgeMs` (the larger window, README
+ * interpretation 7), and always while above `archivedThrough`. Every FrameLog trims by this.
+ */
+export function retentionKeeps(
+  policy: RetentionPolicy,
+  lastSeq: number,
+  nowMs: number,
+): (seq: number, ts: number) => boolean {
+  const firstOfLastFrames = lastSeq - policy.minFrames + 1;
+  const oldestYoungTs = nowMs - policy.minAgeMs;
+  const archivedThrough = policy.archivedThrough ?? Number.POSITIVE_INFINITY;
+  return (seq, ts) => seq >= firstOfLastFrames || ts > oldestYoungTs || seq > archivedThrough;
+}
+
 export class SequenceConflictError extends Error {
   constructor(
     readonly sessionId: string,
