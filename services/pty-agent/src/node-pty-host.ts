@@ -92,16 +92,25 @@ class NodePtyProcess implements PtyProcess {
   get pid(): number {
     return this.term.pid;
   }
-  /** The first listener also receives what was held; later ones see output from now on. */
+  /**
+   * What was held goes, on a microtask, to every listener subscribed by then (as in
+   * ManagedProcess): a session's runtime and its live-shell executor subscribe in the same tick,
+   * and both need the first prompt. New output cannot overtake it: PTY data arrives from I/O
+   * callbacks, which run only after microtasks.
+   */
   onData(listener: (data: Uint8Array) => void): void {
     this.dataListeners.push(listener);
-    const held = this.heldData;
-    this.heldData = [];
-    for (const chunk of held) listener(chunk);
+    if (this.dataListeners.length === 1 && this.heldData.length > 0) {
+      const held = this.heldData;
+      this.heldData = [];
+      queueMicrotask(() => held.forEach((chunk) => this.dataListeners.forEach((l) => l(chunk))));
+    }
   }
+  /** An exit that already happened is reported on a microtask too: after the held output. */
   onExit(listener: (exit: PtyExit) => void): void {
     this.exitListeners.push(listener);
-    if (this.exited) listener(this.exited);
+    const exited = this.exited;
+    if (exited) queueMicrotask(() => listener(exited));
   }
   write(data: Uint8Array): void {
     this.term.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string);

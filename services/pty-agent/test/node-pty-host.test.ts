@@ -60,4 +60,24 @@ describe('NodePtyHost drains output before reporting exit', () => {
     await exited;
     expect(text).toContain('early-bird');
   });
+
+  it('gives held output to every listener of the same tick (runtime and live-shell executor), before the exit', async () => {
+    const proc = await host.spawn('two', spec(['/bin/sh', '-c', 'echo first-prompt']));
+    await new Promise((r) => setTimeout(r, 300));
+    const seen: string[] = [];
+    let a = '';
+    let b = '';
+    proc.onData((d) => (a += Buffer.from(d).toString()));
+    const exited = new Promise<void>((resolve) =>
+      proc.onExit(() => {
+        seen.push(`exit after ${a.includes('first-prompt') ? 'output' : 'nothing'}`);
+        resolve();
+      }),
+    );
+    proc.onData((d) => (b += Buffer.from(d).toString()));
+    await exited;
+    expect(a).toContain('first-prompt');
+    expect(b).toContain('first-prompt');
+    expect(seen).toEqual(['exit after output']);
+  });
 });
