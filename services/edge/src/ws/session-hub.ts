@@ -6,12 +6,10 @@ import type { Conn } from './connection';
 import { RecentFrames } from './recent-frames';
 import { serializeEntry, type SerializedFrame } from './serialized-frame';
 
-/** Hot window kept per session on the edge (rendering doc: three 80×24 screenfuls). */
-const HOT_FRAMES = 72;
-const HOT_BYTES = 23_040;
 /**
- * Serialized frames kept past the hot window for catch-ups and join flushes (recent-frames.ts):
- * about the default replay_buffer_frames, bounded in bytes so a hub stays small.
+ * Serialized frames kept per session for catch-ups and join flushes (recent-frames.ts): about the
+ * default replay_buffer_frames, bounded in bytes so a hub stays small. It holds the rendering
+ * doc's hot window (three 80×24 screenfuls) and much more.
  */
 const RECENT_FRAMES = 1024;
 const RECENT_BYTES = 4 * 1024 * 1024;
@@ -46,8 +44,6 @@ export function taskTopic(sessionId: string, taskId: string): string {
  */
 export class SessionHub {
   head: number;
-  private readonly ring: SerializedFrame[] = [];
-  private ringBytes = 0;
   private readonly recent = new RecentFrames({ frames: RECENT_FRAMES, bytes: RECENT_BYTES });
   readonly conns = new Set<Conn>();
   private readonly pending = new Set<Conn>();
@@ -115,7 +111,6 @@ export class SessionHub {
 
   private deliver(entry: LogEntry): void {
     const frame = serializeEntry(entry);
-    this.remember(frame);
     this.recent.push(frame);
     this.head = entry.seq;
     if (this.undrainedFrom === undefined) {
@@ -174,14 +169,6 @@ export class SessionHub {
     if (this.opts.metrics && this.inputAt === 0) this.inputAt = performance.now();
   }
 
-  private remember(frame: SerializedFrame): void {
-    this.ring.push(frame);
-    this.ringBytes += frame.bytes;
-    while (this.ring.length > HOT_FRAMES || (this.ringBytes > HOT_BYTES && this.ring.length > 1)) {
-      this.ringBytes -= this.ring.shift()!.bytes;
-    }
-  }
-
   add(conn: Conn): void {
     this.conns.add(conn);
   }
@@ -236,16 +223,9 @@ export class SessionHub {
           this.pending.add(conn); // the connection is ahead of this edge's feed: wait for it
           return;
         }
-        const oldest = this.ring[0];
-        if (conn.position === this.head || (oldest && oldest.seq <= conn.position + 1)) {
-          // Everything missing is in the hot window: finish synchronously and go live.
-          for (const f of this.ring) if (f.seq > conn.position) this.sendFrame(conn, f);
-          this.goLive(conn);
-          return;
-        }
-        if (this.recent.covers(conn.position, this.head)) {
-          // Past the hot window but still serialized here: no log read, no second serialization.
-          this.recent.forEach(conn.position, this.head, (f) => this.sendFrame(conn, f));
+        if (this.sendKept(conn, conn.position, this.head)) {
+          // Everything missing is still serialized here: no log read, no second serialization;
+          // finish synchronously and go live.
           this.goLive(conn);
           return;
         }
