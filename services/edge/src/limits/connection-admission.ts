@@ -79,16 +79,22 @@ export class ConnectionAdmission {
     for (const [k, n] of instances) this.perInstance.charge(k, n);
   }
 
-  /** Open connections of a principal or instance: this edge's plus the others' last reports. */
-  private open(kind: 'principal' | 'instance', key: string): number {
-    let n = this.shared?.remoteOpen(kind, key) ?? 0;
-    for (const c of this.connections()) if ((kind === 'principal' ? c.principal.id : c.instanceId) === key) n += 1;
-    return n;
+  /** Open connections of the principal and of the instance, in one pass: this edge's plus the others' last reports. */
+  private openCounts(principalId: string, instanceId: string): { principal: number; instance: number } {
+    let principal = this.shared?.remoteOpen('principal', principalId) ?? 0;
+    let instance = this.shared?.remoteOpen('instance', instanceId) ?? 0;
+    for (const c of this.connections()) {
+      if (c.principal.id === principalId) principal += 1;
+      if (c.instanceId === instanceId) instance += 1;
+    }
+    return { principal, instance };
   }
 
   private openCapRefusal(principalId: string, instanceId: string): Refusal | undefined {
     const { maxConnsPerPrincipal: perPrincipal, maxConnsPerInstance: perInstance } = this.limits;
-    if (perPrincipal !== undefined && this.open('principal', principalId) >= perPrincipal) {
+    if (perPrincipal === undefined && perInstance === undefined) return undefined;
+    const open = this.openCounts(principalId, instanceId);
+    if (perPrincipal !== undefined && open.principal >= perPrincipal) {
       return {
         status: 429,
         code: 'RATE_LIMITED',
@@ -97,7 +103,7 @@ export class ConnectionAdmission {
         retryAfterS: 1,
       };
     }
-    if (perInstance !== undefined && this.open('instance', instanceId) >= perInstance) {
+    if (perInstance !== undefined && open.instance >= perInstance) {
       return {
         status: 429,
         code: 'RATE_LIMITED',
