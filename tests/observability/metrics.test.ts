@@ -137,15 +137,17 @@ describe('GET /metrics', () => {
     again.ws.close();
   });
 
-  it('counts authentication failures by reason (WebSocket and REST)', async () => {
+  it('counts authentication failures by reason (WebSocket, REST and A2A), each once', async () => {
     const url = ctx.server.attachUrl(sessionId);
     await expect(ctx.connect(sessionId, { token: 'ptyws_not-a-real-token' })).rejects.toBeInstanceOf(UpgradeRejected);
     await expect(ctx.connect(sessionId, { anonymous: true })).rejects.toBeInstanceOf(UpgradeRejected);
     expect((await tryUpgrade(`${url}?access_token=abc`, { token: ctx.server.adminToken })).status).toBe(401);
     expect((await http(ctx.server, 'GET', '/api/v1/sessions', { token: 'ptyws_wrong' })).status).toBe(401);
+    const a2aTasks = `/agents/${encodeURIComponent(ctx.config.instanceId)}/a2a/v1/tasks`;
+    expect((await http(ctx.server, 'GET', a2aTasks, { token: 'ptyws_wrong_too' })).status).toBe(401);
 
     const s = await scrape(base());
-    expect(value(s, 'ptyws_auth_failures_total{reason="invalid"}')).toBe(2);
+    expect(value(s, 'ptyws_auth_failures_total{reason="invalid"}')).toBe(3);
     expect(value(s, 'ptyws_auth_failures_total{reason="missing"}')).toBe(1);
     expect(value(s, 'ptyws_auth_failures_total{reason="token_in_url"}')).toBe(1);
     expect(value(s, 'ptyws_auth_failures_total{reason="expired"}')).toBe(0);

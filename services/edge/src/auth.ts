@@ -46,6 +46,8 @@ export class Authenticator {
     private readonly certificateScopes: readonly Scope[] = ['pty:observe'],
     /** Recently verified tokens (verified-tokens.ts); `forget` must hear of every revocation. */
     private readonly verified: VerifiedTokens = new VerifiedTokens(),
+    /** Told the reason of every refused credential, whichever API it came through (metrics). */
+    private readonly onFailure: (reason: AuthFailure) => void = () => {},
   ) {}
 
   /** A token was revoked (here or on another edge): its next use goes to the TokenStore. */
@@ -58,6 +60,15 @@ export class Authenticator {
    * verified client certificate's identity is the principal (binding §7.1.2), with the configured scopes.
    */
   async authenticate(token: string | undefined, certificate?: string): Promise<Principal> {
+    try {
+      return await this.resolve(token, certificate);
+    } catch (err) {
+      if (err instanceof AuthError) this.onFailure(err.reason);
+      throw err;
+    }
+  }
+
+  private async resolve(token: string | undefined, certificate?: string): Promise<Principal> {
     if (!this.enabled) return ANONYMOUS;
     if (!token && certificate !== undefined) {
       return { id: `cert:${certificate}`, kind: 'certificate', scopes: new Set(this.certificateScopes) };

@@ -88,7 +88,9 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     onLagged: (conn) =>
       logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
   });
-  const auth = new Authenticator(deps.tokens, config.authEnabled, config.mtlsScopes);
+  const auth = new Authenticator(deps.tokens, config.authEnabled, config.mtlsScopes, undefined, (reason) =>
+    deps.metrics?.authFailure(reason),
+  );
   const audit = deps.audit ? new EdgeAudit(deps.audit, config.edgeId, config.instanceId, deps.metrics) : undefined;
   const handler: AttachHandler = new AttachHandler({
     control: deps.control,
@@ -217,7 +219,6 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       instanceId: config.instanceId,
       logger,
       transport,
-      onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
     });
   }
   // Without a trail (PTYWS_AUDIT_LOG=off) the endpoint says so instead of a bare 404.
@@ -226,7 +227,6 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     instanceId: config.instanceId,
     auth,
     audit: deps.audit ?? NO_AUDIT,
-    onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
   });
   mountRestApi(app, {
     a2a: deps.a2a !== undefined,
@@ -240,7 +240,6 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     ready: () => !draining && (deps.ready?.() ?? true),
     hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
     metrics: deps.metrics,
-    onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
   });
 
   // Keepalive (binding §2.4): ping every interval; reap a socket whose ping has gone unanswered
@@ -295,7 +294,6 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     ...(audit ? { audit } : {}),
     httpPort: port,
     hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
-    onAuthFailure: (reason) => deps.metrics?.authFailure(reason),
   }).catch(async (err: unknown) => {
     uWS.us_listen_socket_close(listenSocket);
     await front?.close();

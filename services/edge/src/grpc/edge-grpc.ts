@@ -22,7 +22,6 @@ export interface EdgeGrpcDeps {
   admit?: RequestGate;
   httpPort: number;
   hotMisses: (sessionId: string) => number;
-  onAuthFailure?: (reason: string) => void;
 }
 
 /** Starts the gRPC server unless PTYWS_GRPC_PORT is 0. */
@@ -33,7 +32,6 @@ export async function startEdgeGrpc(deps: EdgeGrpcDeps): Promise<RunningGrpcServ
     auth: deps.auth,
     instanceId: config.instanceId,
     logger: deps.logger,
-    ...(deps.onAuthFailure ? { onAuthFailure: deps.onAuthFailure } : {}),
     ...(deps.admit ? { admit: deps.admit } : {}),
   };
   const a2a = deps.a2a && deps.audit ? auditedA2a(deps.a2a, deps.audit, 'grpc') : deps.a2a;

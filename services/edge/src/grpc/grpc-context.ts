@@ -14,7 +14,6 @@ export interface GrpcCallAuth {
   auth: Authenticator;
   /** The one instance this edge serves. */
   instanceId: string;
-  onAuthFailure?: (reason: string) => void;
   /** Failures that are not the caller's (INTERNAL) are logged here with their cause. */
   logger?: Logger;
   /** Per-principal and per-instance request limits (RESOURCE_EXHAUSTED past them); absent: none. */
@@ -56,10 +55,7 @@ export async function authenticate(deps: GrpcCallAuth, call: IncomingCall): Prom
   try {
     return await deps.auth.authenticate(bearerFromHeader(text(call.metadata, 'authorization')), certificateOf(call));
   } catch (err) {
-    if (err instanceof AuthError) {
-      deps.onAuthFailure?.(err.reason);
-      throw new A2aError('Unauthenticated', err.message);
-    }
+    if (err instanceof AuthError) throw new A2aError('Unauthenticated', err.message);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { BindingError } from '@pty-ws/protocol';
 import { UnsupportedAuditQuery, auditEventToJson, type AuditLog, type AuditQuery } from '@pty-ws/ports';
-import { AuthError, bearerFromHeader, isAdmin, type Authenticator } from '../auth';
+import { bearerFromHeader, isAdmin, type Authenticator } from '../auth';
 import type { HttpRequest, TemplatedApp } from '../uws';
 import type { TransportPolicy } from '../transport';
 import { responder, sendCaught, sendJson } from './respond';
@@ -10,7 +10,6 @@ export interface AuditApiDeps {
   instanceId: string;
   auth: Authenticator;
   audit: AuditLog;
-  onAuthFailure?: (reason: string) => void;
   transport?: TransportPolicy;
 }
 
@@ -42,7 +41,6 @@ export function mountAuditApi(app: TemplatedApp, deps: AuditApiDeps): void {
           verdict.ok ? verdict.certificate : undefined,
         );
       } catch (err) {
-        if (err instanceof AuthError) deps.onAuthFailure?.(err.reason);
         return sendCaught(r, err);
       }
       if (!isAdmin(principal)) {

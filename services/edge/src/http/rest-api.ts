@@ -12,7 +12,7 @@ import {
 import { sessionFields } from '../admin/session-fields';
 import type { TransportPolicy } from '../transport';
 import { refusedTransport, transportOf } from './transport-gate';
-import { AuthError, bearerFromHeader, type Authenticator, type Principal } from '../auth';
+import { bearerFromHeader, type Authenticator, type Principal } from '../auth';
 import type { TemplatedApp, HttpRequest } from '../uws';
 import { agentCard } from './agent-card';
 import { mountTranscriptRoute } from '../transcript/transcript-route';
@@ -33,7 +33,6 @@ export interface RestDeps {
   hotMisses: (sessionId: string) => number;
   /** Served unauthenticated at GET /metrics (scrapers; NetworkPolicy limits who reaches it). */
   metrics?: MetricsExposition;
-  onAuthFailure?: (reason: string) => void;
   /** Frames evicted from the log (transcript API, replay counters); none: the log is all there is. */
   transcripts?: TranscriptArchive;
   /** Who is attached (the owner saves it after each change): `members` counts. */
@@ -141,7 +140,6 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
             verdict.ok ? verdict.certificate : undefined,
           );
         } catch (err) {
-          if (err instanceof AuthError) deps.onAuthFailure?.(err.reason);
           return sendCaught(r, err);
         }
         if (admin) {

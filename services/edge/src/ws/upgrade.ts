@@ -178,10 +178,7 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
   try {
     principal = await deps.auth.authenticate(negotiated.bearer ?? bearerFromHeader(u.authorization), u.certificate);
   } catch (err) {
-    if (err instanceof AuthError) {
-      deps.onAuthFailure?.(err.reason);
-      return sendError(r, 'UNAUTHENTICATED', err.message, 401);
-    }
+    if (err instanceof AuthError) return sendError(r, 'UNAUTHENTICATED', err.message, 401);
     throw err;
   }
   if (!canObserve(principal)) return sendError(r, 'PERMISSION_DENIED', 'the principal has no pty scope', 403);

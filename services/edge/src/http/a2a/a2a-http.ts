@@ -1,5 +1,5 @@
 import { A2aError, dialectOf, type A2aOperations, type CallContext } from '@pty-ws/a2a';
-import { AuthError, bearerFromHeader, type Authenticator, type Principal } from '../../auth';
+import { bearerFromHeader, type Authenticator, type Principal } from '../../auth';
 import type { RequestGate } from '../../limits/request-gate';
 import type { Logger } from '../../logger';
 import type { TransportPolicy, TransportVerdict } from '../../transport';
@@ -17,7 +17,6 @@ export interface A2aHttpDeps {
   logger: Logger;
   /** Plain-http refusal and mTLS identities, as for the REST API; absent: every transport. */
   transport?: TransportPolicy;
-  onAuthFailure?: (reason: string) => void;
   /** Per-principal and per-instance request limits (429 RATE_LIMITED past them); absent: none. */
   admit?: RequestGate;
 }
@@ -107,12 +106,7 @@ function knownInstance(deps: A2aHttpDeps, call: HttpCall): void {
 
 async function authenticate(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict): Promise<Principal> {
   if (!verdict.ok) throw new A2aError('PermissionDenied', verdict.message);
-  try {
-    return await deps.auth.authenticate(bearerFromHeader(call.authorization), verdict.certificate);
-  } catch (err) {
-    if (err instanceof AuthError) deps.onAuthFailure?.(err.reason);
-    throw err;
-  }
+  return deps.auth.authenticate(bearerFromHeader(call.authorization), verdict.certificate);
 }
 
 async function bodyText(call: HttpCall): Promise<string> {
