@@ -74,26 +74,40 @@ export function sendCaught(r: Responder, err: unknown): void {
   }
 }
 
-/** Reads a JSON body up to `limit` bytes; rejects INVALID_REQUEST on overflow or bad JSON. */
-export function readJson(r: Responder, limit: number): Promise<unknown> {
+/**
+ * Reads a request body as text, up to `limit` bytes; past it, rejects with `tooLarge()`. Call it
+ * synchronously from the route handler: uWS delivers chunks only to an `onData` attached there.
+ */
+export function readText(res: HttpResponse, limit: number, tooLarge: () => Error): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    r.res.onData((ab, isLast) => {
+    let failed = false;
+    res.onData((ab, isLast) => {
+      if (failed) return;
       size += ab.byteLength;
       if (size > limit) {
-        reject(new BindingError('INVALID_REQUEST', `request body exceeds ${limit} bytes`));
+        failed = true;
+        reject(tooLarge());
         return;
       }
       chunks.push(Buffer.from(ab.slice(0)));
-      if (!isLast) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve({});
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        reject(new BindingError('INVALID_REQUEST', 'request body is not valid JSON'));
-      }
+      if (isLast) resolve(Buffer.concat(chunks).toString('utf8'));
     });
   });
+}
+
+/** Reads a JSON body up to `limit` bytes; rejects INVALID_REQUEST on overflow or bad JSON. */
+export async function readJson(r: Responder, limit: number): Promise<unknown> {
+  const text = await readText(
+    r.res,
+    limit,
+    () => new BindingError('INVALID_REQUEST', `request body exceeds ${limit} bytes`),
+  );
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BindingError('INVALID_REQUEST', 'request body is not valid JSON');
+  }
 }

@@ -1,5 +1,6 @@
 import type { ServiceParameters } from '@pty-ws/protocol';
 import type { HttpRequest, HttpResponse } from '../../uws';
+import { readText } from '../respond';
 
 /** Largest request body the A2A endpoints read (messages may carry inline file parts). */
 export const A2A_BODY_LIMIT = 1024 * 1024;
@@ -58,22 +59,7 @@ export function snapshotCall(res: HttpResponse, req: HttpRequest, base: string):
 
 function readBody(res: HttpResponse, method: string): Promise<string> {
   if (method === 'GET' || method === 'DELETE' || method === 'HEAD') return Promise.resolve('');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    res.onData((ab, isLast) => {
-      if (failed) return;
-      size += ab.byteLength;
-      if (size > A2A_BODY_LIMIT) {
-        failed = true;
-        reject(new Error('too_large'));
-        return;
-      }
-      chunks.push(Buffer.from(ab.slice(0)));
-      if (isLast) resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-  });
+  return readText(res, A2A_BODY_LIMIT, () => new Error('too_large'));
 }
 
 /** `A2A-Extensions: uri1, uri2` (and the legacy `X-A2A-Extensions`). */
