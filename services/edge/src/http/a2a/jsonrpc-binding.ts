@@ -13,7 +13,7 @@ import {
 } from '@pty-ws/a2a';
 import { jsonRpcError, writeJson } from './a2a-respond';
 import type { HttpCall } from './http-call';
-import { SseWriter } from './sse';
+import { streamSse } from './sse';
 
 type Id = string | number | null;
 type Params = Record<string, unknown>;
@@ -114,19 +114,13 @@ export async function serveJsonRpc(
   }
   const streaming = STREAMING[method];
   if (!streaming) throw new A2aError('MethodNotFound', `method '${req.method}' not found`);
-  const it = streaming(ops, params, ctx)[Symbol.asyncIterator]();
-  const first = await it.next(); // fails before any byte: a plain JSON-RPC error response
-  const sse = new SseWriter(call);
-  try {
-    for (let r = first; !r.done; r = await it.next()) {
-      sse.send({ jsonrpc: '2.0', id: req.id, result: renderEvent(r.value, dialect) });
-    }
-  } catch (err) {
-    sse.send({ jsonrpc: '2.0', id: req.id, error: jsonRpcError(A2aError.from(err)) });
-  } finally {
-    await it.return?.();
-    sse.end();
-  }
+  // A failure before the first event rejects here: a plain JSON-RPC error response.
+  await streamSse(
+    call,
+    streaming(ops, params, ctx),
+    (e) => ({ jsonrpc: '2.0', id: req.id, result: renderEvent(e, dialect) }),
+    (err) => ({ data: { jsonrpc: '2.0', id: req.id, error: jsonRpcError(A2aError.from(err)) } }),
+  );
 }
 
 /**

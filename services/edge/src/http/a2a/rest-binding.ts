@@ -19,7 +19,7 @@ import {
 } from '@pty-ws/a2a';
 import { restErrorBody, writeJson } from './a2a-respond';
 import type { HttpCall } from './http-call';
-import { SseWriter } from './sse';
+import { streamSse } from './sse';
 
 type Body = () => Promise<unknown>;
 
@@ -142,16 +142,11 @@ export function sendRestError(call: HttpCall, err: A2aError): void {
  * Streams as SSE: the first event is pulled before any byte is written, so a request that fails
  * up front (unknown task, no scope) gets a plain JSON error response with its status code.
  */
-async function stream(call: HttpCall, events: AsyncIterable<StreamEvent>, d: JsonDialect): Promise<void> {
-  const it = events[Symbol.asyncIterator]();
-  const first = await it.next();
-  const sse = new SseWriter(call);
-  try {
-    for (let r = first; !r.done; r = await it.next()) sse.send(renderEvent(r.value, d));
-  } catch (err) {
-    sse.send(restErrorBody(A2aError.from(err)), 'error');
-  } finally {
-    await it.return?.();
-    sse.end();
-  }
+function stream(call: HttpCall, events: AsyncIterable<StreamEvent>, d: JsonDialect): Promise<void> {
+  return streamSse(
+    call,
+    events,
+    (e) => renderEvent(e, d),
+    (err) => ({ data: restErrorBody(A2aError.from(err)), event: 'error' }),
+  );
 }

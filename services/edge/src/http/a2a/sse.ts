@@ -54,3 +54,28 @@ export class SseWriter {
     res.writeHeader('x-accel-buffering', 'no');
   }
 }
+
+/**
+ * Streams `events` as SSE, one `data:` event each (`toData`), a failure mid-stream as a last event
+ * (`toError`). The first event is pulled before any byte is written, so a request that fails up
+ * front rejects here and its binding answers with a plain error response instead.
+ */
+export async function streamSse<T>(
+  out: Out & { res: HttpResponse },
+  events: AsyncIterable<T>,
+  toData: (event: T) => unknown,
+  toError: (err: unknown) => { data: unknown; event?: string },
+): Promise<void> {
+  const it = events[Symbol.asyncIterator]();
+  const first = await it.next();
+  const sse = new SseWriter(out);
+  try {
+    for (let r = first; !r.done; r = await it.next()) sse.send(toData(r.value));
+  } catch (err) {
+    const { data, event } = toError(err);
+    sse.send(data, event);
+  } finally {
+    await it.return?.();
+    sse.end();
+  }
+}
