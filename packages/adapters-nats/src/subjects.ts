@@ -1,15 +1,8 @@
-/** Ids made only of these characters are used verbatim: readable in `nats stream view` and `nats kv ls`. */
-const VERBATIM = /^[A-Za-z0-9_-]+$/;
+import { subjectToken } from '@pty-ws/ports';
 const PREFIX = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
-/**
- * A session id as one NATS subject token and KV key. Session ids are client-chosen strings, and
- * `.`, `*`, `>` or whitespace would split or widen a subject, so anything outside [A-Za-z0-9_-]
- * is base64url-encoded behind `=`. Injective: a verbatim token never contains `=`.
- */
-export function sessionToken(sessionId: string): string {
-  return VERBATIM.test(sessionId) ? sessionId : `=${Buffer.from(sessionId, 'utf8').toString('base64url')}`;
-}
+/** A session id as one NATS subject token and KV key (see subjectToken). */
+export const sessionToken = subjectToken;
 
 export function assertSubjectPrefix(prefix: string): void {
   if (!PREFIX.test(prefix)) {

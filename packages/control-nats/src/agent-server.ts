@@ -1,6 +1,6 @@
 import { context } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { SessionControl } from '@pty-ws/ports';
+import { idOfSubjectToken, type SessionControl } from '@pty-ws/ports';
 import { decodeJson, encodeJson, errorReply, type RpcRequest } from './rpc';
 import { subjects } from './subjects';
 import { endSpan, startHandlerSpan } from './trace-headers';
@@ -85,7 +85,7 @@ export function serveSessionControl(nc: NatsConnection, opts: AgentServerOptions
     nc.subscribe(s.agentInputWildcard(opts.agentId), {
       callback: (err, msg) => {
         if (err) return;
-        const sessionId = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
+        const sessionId = idOfSubjectToken(msg.subject.slice(msg.subject.lastIndexOf('.') + 1));
         const clientId = msg.headers?.get('client-id') ?? '';
         // Applied in arrival order (input() writes synchronously); the reply acknowledges it.
         control.input(sessionId, clientId, msg.data).then(

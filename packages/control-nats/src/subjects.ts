@@ -1,3 +1,4 @@
+import { subjectToken } from '@pty-ws/ports';
 /**
  * NATS subjects of the control plane. `prefix` isolates deployments (and test runs) that share
  * one NATS server.
@@ -22,24 +23,21 @@ export interface Subjects {
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
 
-/** Subject tokens may not contain dots, spaces or wildcards: ids are checked, never escaped. */
-function token(kind: string, value: string): string {
-  if (!TOKEN.test(value)) throw new Error(`${kind} '${value}' cannot be used in a NATS subject`);
+/** The prefix is configuration, checked; ids are escaped (a hostname as agent id has dots). */
+function prefixToken(value: string): string {
+  if (!TOKEN.test(value)) throw new Error(`subject prefix '${value}' cannot be used in a NATS subject`);
   return value;
 }
 
+/** Agent, instance and session ids go in as single tokens (`subjectToken`), the same on edges and agents. */
 export function subjects(prefix: string): Subjects {
-  const p = prefix
-    .split('.')
-    .map((t) => token('subject prefix', t))
-    .join('.');
+  const p = prefix.split('.').map(prefixToken).join('.');
   return {
-    agentControl: (agentId) => `${p}.agent.${token('agent id', agentId)}.ctl`,
-    agentInput: (agentId, sessionId) =>
-      `${p}.agent.${token('agent id', agentId)}.input.${token('session id', sessionId)}`,
-    agentInputWildcard: (agentId) => `${p}.agent.${token('agent id', agentId)}.input.*`,
-    placement: (instanceId) => `${p}.place.${token('instance id', instanceId)}`,
-    placementQueue: (instanceId) => `${p}-agents-${token('instance id', instanceId)}`,
+    agentControl: (agentId) => `${p}.agent.${subjectToken(agentId)}.ctl`,
+    agentInput: (agentId, sessionId) => `${p}.agent.${subjectToken(agentId)}.input.${subjectToken(sessionId)}`,
+    agentInputWildcard: (agentId) => `${p}.agent.${subjectToken(agentId)}.input.*`,
+    placement: (instanceId) => `${p}.place.${subjectToken(instanceId)}`,
+    placementQueue: (instanceId) => `${p}-agents-${subjectToken(instanceId)}`,
     edgeHeartbeat: () => `${p}.edges.heartbeat`,
     agentPresence: () => `${p}.agents.presence`,
     agentDiscover: () => `${p}.agents.discover`,

@@ -9,6 +9,10 @@ import { NodePtyHost, SessionManager, ShellTaskExecutor, TaskService } from '@pt
 const NATS_URL = process.env['PTYWS_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 
 /** The agent and the edge client share the log and registry here; only control goes over NATS. */
+/** Dotted ids, as a hostname-derived agent id has: each must stay one subject token. */
+const AGENT = 'agent-a.node1.example.com';
+const INSTANCE = 'inst.eu-1';
+
 describe('SessionControl over NATS request/reply', () => {
   const prefix = `ptywstest_${randomBytes(4).toString('hex')}`;
   const log = new MemoryFrameLog();
@@ -23,8 +27,8 @@ describe('SessionControl over NATS request/reply', () => {
     agentNc = await connect({ servers: NATS_URL, name: 'test-agent' });
     edgeNc = await connect({ servers: NATS_URL, name: 'test-edge' });
     manager = new SessionManager({
-      agentId: 'agent-a',
-      instanceId: 'inst',
+      agentId: AGENT,
+      instanceId: INSTANCE,
       registry,
       log,
       membershipStore: new MemoryMembershipStore(),
@@ -44,8 +48,8 @@ describe('SessionControl over NATS request/reply', () => {
     });
     server = serveSessionControl(agentNc, {
       prefix,
-      agentId: 'agent-a',
-      instanceId: 'inst',
+      agentId: AGENT,
+      instanceId: INSTANCE,
       control: manager,
       edgeTimeoutMs: 600,
     });
@@ -79,8 +83,8 @@ describe('SessionControl over NATS request/reply', () => {
     });
 
   it('places a session on a live agent of the instance, and routes join and input to it', async () => {
-    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
-    expect(rec.agentId).toBe('agent-a');
+    const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
+    expect(rec.agentId).toBe(AGENT);
     const joined = await control.join(rec.sessionId, {
       clientId: 'c1',
       edgeId: 'edge-1',
@@ -96,7 +100,7 @@ describe('SessionControl over NATS request/reply', () => {
   });
 
   it('keeps input order across many keystrokes published back to back', async () => {
-    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/cat'] });
+    const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/cat'] });
     await control.join(rec.sessionId, {
       clientId: 'c2',
       edgeId: 'edge-1',
@@ -112,16 +116,18 @@ describe('SessionControl over NATS request/reply', () => {
   });
 
   it('carries binding errors back with their code', async () => {
-    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
+    const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
     await expect(control.getTask(rec.sessionId, 'no-such-task')).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
-    await expect(control.createSession({ instanceId: 'inst', backend: 'zellij' })).rejects.toBeInstanceOf(BindingError);
+    await expect(control.createSession({ instanceId: INSTANCE, backend: 'zellij' })).rejects.toBeInstanceOf(
+      BindingError,
+    );
     await expect(control.createSession({ instanceId: 'nobody-serves-this' })).rejects.toMatchObject({
       code: 'INTERNAL',
     });
   });
 
   it('runs a task on the owner and returns its final state', async () => {
-    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
+    const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
     const task = await control.sendMessage(rec.sessionId, {
       message: { message_id: 'm', role: 'ROLE_USER', parts: [{ text: 'exit 4' }] },
     });
@@ -130,7 +136,7 @@ describe('SessionControl over NATS request/reply', () => {
   });
 
   it("releases a dead edge's roles once its heartbeats stop", async () => {
-    const rec = await control.createSession({ instanceId: 'inst', argv: ['/bin/sh'] });
+    const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
     const stopBeat = startEdgeHeartbeat(edgeNc, prefix, 'edge-doomed', 100);
     await control.join(rec.sessionId, {
       clientId: 'held',

@@ -13,3 +13,4 @@ export * from './transcript-chunk';
 export * from './audit';
 export * from './audit-batcher';
 export * from './audit-json';
+export * from './subject-token';
