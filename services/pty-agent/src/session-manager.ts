@@ -32,7 +32,7 @@ import { buildSessionSpec, type SpecDefaults } from './session-spec';
 import type { SessionCaps } from './session-caps';
 import { SessionRuntime, type RuntimeOptions } from './session-runtime';
 import type { TaskExecutor } from './task-executor';
-import { DEFAULT_ARCHIVER_OPTIONS, TranscriptArchiver, type ArchiverOptions } from './transcript-archiver';
+import { createArchiver, type ArchiverOptions, type TranscriptArchiver } from './transcript-archiver';
 import { TaskService, type TaskContext } from './task-service';
 
 export interface AgentDeps {
@@ -361,9 +361,8 @@ export class SessionManager implements SessionControl {
     if (!archive) return this.deps.retention;
     let idle = this.idleArchives.get(sessionId);
     if (!idle) {
-      const archiver = new TranscriptArchiver(sessionId, archive, this.deps.log, {
-        ...DEFAULT_ARCHIVER_OPTIONS,
-        ...this.deps.archiver,
+      const archiver = createArchiver(sessionId, archive, this.deps.log, {
+        ...(this.deps.archiver ? { archiver: this.deps.archiver } : {}),
         logger: this.deps.runtime.logger,
         ...(this.deps.metrics ? { metrics: this.deps.metrics } : {}),
       });
@@ -376,8 +375,7 @@ export class SessionManager implements SessionControl {
       await idle.archiver.catchUp();
       if (idle.archiver.archivedThrough === lastSeq) idle.archivedLastSeq = lastSeq;
     }
-    const archivedThrough = idle.archiver.archivedThrough;
-    return archivedThrough === undefined ? this.deps.retention : { ...this.deps.retention, archivedThrough };
+    return idle.archiver.guard(this.deps.retention);
   }
 }
 

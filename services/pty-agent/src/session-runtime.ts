@@ -24,7 +24,7 @@ import { TerminalState, type ScreenSnapshot } from '@pty-ws/terminal-state';
 import { Membership, type Caps } from './membership';
 import { OutputCoalescer } from './output-coalescer';
 import { Sequencer } from './sequencer';
-import { DEFAULT_ARCHIVER_OPTIONS, TranscriptArchiver, type ArchiverOptions } from './transcript-archiver';
+import { createArchiver, type ArchiverOptions, type TranscriptArchiver } from './transcript-archiver';
 
 export interface RuntimeOptions {
   caps: Caps;
@@ -86,14 +86,7 @@ export class SessionRuntime {
     this.screenSeq = lastSeq;
     this.membership = new Membership(opts.caps);
     this.screen = new TerminalState({ cols: this.size.cols, rows: this.size.rows });
-    this.archiver = opts.archive
-      ? new TranscriptArchiver(record.sessionId, opts.archive, opts.log, {
-          ...DEFAULT_ARCHIVER_OPTIONS,
-          ...opts.archiver,
-          logger: opts.logger,
-          ...(opts.metrics ? { metrics: opts.metrics } : {}),
-        })
-      : undefined;
+    this.archiver = opts.archive ? createArchiver(record.sessionId, opts.archive, opts.log, opts) : undefined;
     this.sequencer = new Sequencer(
       record.sessionId,
       opts.log,
@@ -151,8 +144,7 @@ export class SessionRuntime {
 
   /** The configured windows, never past what the transcript archive already holds. */
   retention(): RetentionPolicy {
-    const archivedThrough = this.archiver?.archivedThrough;
-    return archivedThrough === undefined ? this.opts.retention : { ...this.opts.retention, archivedThrough };
+    return this.archiver ? this.archiver.guard(this.opts.retention) : this.opts.retention;
   }
 
   /** Live member counts, for the sessions API. */

@@ -1,4 +1,4 @@
-import type { FrameLog, LogEntry, TranscriptArchive } from '@pty-ws/ports';
+import type { FrameLog, LogEntry, RetentionPolicy, TranscriptArchive } from '@pty-ws/ports';
 import type { TranscriptArchiveMetrics } from '@pty-ws/telemetry';
 
 export interface ArchiverOptions {
@@ -18,6 +18,25 @@ export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics
   chunkBytes: 256 * 1024,
   flushMs: 1000,
 };
+
+/** An archiver with the defaults, the configured overrides, and the agent's logger and metrics. */
+export function createArchiver(
+  sessionId: string,
+  archive: TranscriptArchive,
+  log: FrameLog,
+  config: {
+    archiver?: Partial<Omit<ArchiverOptions, 'logger' | 'metrics'>>;
+    logger: ArchiverOptions['logger'];
+    metrics?: TranscriptArchiveMetrics;
+  },
+): TranscriptArchiver {
+  return new TranscriptArchiver(sessionId, archive, log, {
+    ...DEFAULT_ARCHIVER_OPTIONS,
+    ...config.archiver,
+    logger: config.logger,
+    ...(config.metrics ? { metrics: config.metrics } : {}),
+  });
+}
 
 /** Estimated archived size of an event (its JSON) for the byte threshold. */
 const EVENT_BYTES = 256;
@@ -63,6 +82,11 @@ export class TranscriptArchiver {
   get archivedThrough(): number | undefined {
     if (this.broken) return undefined;
     return this.through ?? 0;
+  }
+  /** The retention policy, never evicting past what this archive holds yet. */
+  guard(policy: RetentionPolicy): RetentionPolicy {
+    const archivedThrough = this.archivedThrough;
+    return archivedThrough === undefined ? policy : { ...policy, archivedThrough };
   }
 
   /** Called by the sequencer for each entry the log accepted, in order. Never blocks. */
