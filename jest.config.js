@@ -17,8 +17,16 @@ const packages = [
 ];
 const services = ['edge', 'pty-agent', 'standalone'];
 const moduleNameMapper = {};
-for (const p of packages) moduleNameMapper[`^@pty-ws/${p}$`] = `<rootDir>/packages/${p}/src`;
-for (const s of services) moduleNameMapper[`^@pty-ws/${s}$`] = `<rootDir>/services/${s}/src`;
+// A subpath of a package's `exports` map (`@pty-ws/edge/internal`, `@pty-ws/testkit/contracts`)
+// names the source module it is built from.
+for (const p of packages) {
+  moduleNameMapper[`^@pty-ws/${p}$`] = `<rootDir>/packages/${p}/src`;
+  moduleNameMapper[`^@pty-ws/${p}/(.+)$`] = `<rootDir>/packages/${p}/src/$1`;
+}
+for (const s of services) {
+  moduleNameMapper[`^@pty-ws/${s}$`] = `<rootDir>/services/${s}/src`;
+  moduleNameMapper[`^@pty-ws/${s}/(.+)$`] = `<rootDir>/services/${s}/src/$1`;
+}
 
 module.exports = {
   testEnvironment: 'node',
@@ -26,6 +34,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper,
+  // Every TestClient checks that `sequence` never decreases on its connection; this fails the test.
+  setupFilesAfterEnv: ['<rootDir>/tests/setup/sequence-guard.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },

@@ -14,6 +14,8 @@ import { clusterUnavailable, startCluster } from './targets/cluster';
 import { REPO_ROOT, startEmbedded } from './targets/embedded';
 import { benchRaw } from './targets/raw';
 import { benchService } from './targets/service-bench';
+import { benchUwsFloor } from './targets/uws-floor';
+import { benchWetty } from './targets/wetty';
 import { emptyResult, type TargetResult } from './types';
 import type { Service } from './service';
 
@@ -59,6 +61,8 @@ async function runTarget(name: TargetName, opts: Options, budget: Budget): Promi
   }
   log(`${name}:`);
   if (name === 'raw-node-pty') await benchRaw(opts.profile, result, budget);
+  else if (name === 'uws-floor') await benchUwsFloor(opts.profile, result, budget);
+  else if (name === 'wetty') await benchWetty(opts.profile, result, budget);
   else if (name === 'embedded') await runService(name, startEmbedded, opts.profile, result, budget);
   else {
     const why = clusterUnavailable();
@@ -102,6 +106,8 @@ async function main(): Promise<void> {
   // baseline is quick; the services do the same work and weigh the same.
   const weights: Record<TargetName, number> = {
     'raw-node-pty': 1,
+    'uws-floor': 1,
+    wetty: 1,
     embedded: 3,
     cluster: clusterUnavailable() ? 0 : 3,
   };
@@ -112,8 +118,16 @@ async function main(): Promise<void> {
     targets.push(await runTarget(name, opts, budget.share(weights[name], total)));
   }
   const raw = targets.find((t) => t.name === 'raw-node-pty');
+  const wetty = targets.find((t) => t.name === 'wetty');
+  const floor = targets.find((t) => t.name === 'uws-floor');
+  // Ratios to the floor (raw node-pty; the raw uWS publish for fan-out) and to the peer (wetty).
   const ratios: Record<string, Ratios> = {};
-  for (const t of targets) if (t !== raw) ratios[t.name] = ratiosFor(t, raw);
+  const ratiosToWetty: Record<string, Ratios> = {};
+  for (const t of targets) {
+    if (t === raw || t === floor) continue;
+    ratios[t.name] = ratiosFor(t, raw, floor);
+    if (t !== wetty) ratiosToWetty[t.name] = ratiosFor(t, wetty);
+  }
 
   const report = {
     schema: 'pty-ws-bench/1',
@@ -122,13 +136,14 @@ async function main(): Promise<void> {
     machine,
     targets: Object.fromEntries(targets.map((t) => [t.name, t])),
     ratios,
+    ratios_to_wetty: ratiosToWetty,
     wall_ms: Date.now() - date.getTime(),
   };
   const file = outPath(opts, date);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(
-    `\n${renderTable(p, targets, ratios)}\n\nJSON: ${file} (${(report.wall_ms / 1000).toFixed(1)} s)\n`,
+    `\n${renderTable(p, targets, ratios, ratiosToWetty)}\n\nJSON: ${file} (${(report.wall_ms / 1000).toFixed(1)} s)\n`,
   );
 }
 

@@ -1,5 +1,7 @@
 /** Counts the bytes one reader receives from a flooding session until the end marker. */
 import { FLOOD_END } from './programs';
+import { round } from './stats';
+import type { FanoutMetric } from './types';
 
 const MARKER = Buffer.from(FLOOD_END, 'latin1');
 
@@ -30,4 +32,36 @@ export class FloodReader {
   abort(): void {
     this.resolveDone();
   }
+}
+
+/**
+ * One reader's flood, timed from `start` (which sends the key that starts it) to the end marker.
+ * `cpu` reads the meters the caller started just before: the server's and the reader's percent.
+ */
+export async function timeOneReader(
+  reader: FloodReader,
+  start: () => void,
+  timeoutMs: number,
+  cpu: { server: () => number; client: () => number },
+): Promise<FanoutMetric> {
+  const t0 = performance.now();
+  start();
+  const timer = setTimeout(() => reader.abort(), timeoutMs);
+  await reader.done;
+  clearTimeout(timer);
+  if (reader.endAt === undefined) throw new Error(`flood did not end within ${timeoutMs} ms`);
+  const duration = reader.endAt - t0;
+  const rate = round(reader.bytes / 1e6 / (duration / 1000), 2);
+  return {
+    observers: 1,
+    bytes_per_observer: reader.bytes,
+    per_observer_mb_s: rate,
+    min_observer_mb_s: rate,
+    total_mb_s: rate,
+    duration_ms: round(duration, 1),
+    server_cpu_pct: round(cpu.server(), 1),
+    client_cpu_pct: round(cpu.client(), 1),
+    lagged_observers: 0,
+    incomplete_observers: 0,
+  };
 }

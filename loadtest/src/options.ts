@@ -2,7 +2,7 @@
  * Command line and run profiles. Every size lives here so a reader of the JSON (which embeds the
  * chosen profile) knows exactly what was measured; the three profiles differ only in sizes.
  */
-export const TARGET_NAMES = ['raw-node-pty', 'embedded', 'cluster'] as const;
+export const TARGET_NAMES = ['raw-node-pty', 'uws-floor', 'wetty', 'embedded', 'cluster'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface Profile {
@@ -17,8 +17,12 @@ export interface Profile {
   busyRateHz: number;
   /** Random bytes base64-encoded by the flooding session (output is ~1.37x this). */
   floodBytes: number;
+  /** The same for the one-reader stream (throughput with 1 observer): long enough for steady state. */
+  streamBytes: number;
   /** Observer counts of the fan-out scenarios. */
   observers: number[];
+  /** The big fan-out: this many observers of one session printing base64 of `floodBytes` (~1.37× that). */
+  bigFanout: { observers: number; floodBytes: number };
   /** Log frames of history (the log head) before the attach measurement. */
   historyFrames: number;
   /** Attaches per attach variant. */
@@ -30,12 +34,14 @@ export interface Profile {
 const PROFILES: Record<Profile['name'], Profile> = {
   full: {
     name: 'full',
-    budgetMs: 150_000,
+    budgetMs: 210_000,
     echoSamples: 200,
     loadedSessions: 50,
     busyRateHz: 20,
     floodBytes: 4_000_000,
+    streamBytes: 36_500_000, // 50 MB of output
     observers: [1, 10, 100],
+    bigFanout: { observers: 100, floodBytes: 36_500_000 }, // 50 MB of output
     historyFrames: 1000,
     attaches: 10,
     idleSessions: 100,
@@ -48,7 +54,9 @@ const PROFILES: Record<Profile['name'], Profile> = {
     loadedSessions: 10,
     busyRateHz: 20,
     floodBytes: 1_000_000,
+    streamBytes: 7_300_000,
     observers: [1, 10, 50],
+    bigFanout: { observers: 100, floodBytes: 7_300_000 }, // 10 MB
     historyFrames: 150,
     attaches: 2,
     idleSessions: 30,
@@ -61,7 +69,9 @@ const PROFILES: Record<Profile['name'], Profile> = {
     loadedSessions: 5,
     busyRateHz: 20,
     floodBytes: 200_000,
+    streamBytes: 200_000,
     observers: [1, 3, 10],
+    bigFanout: { observers: 10, floodBytes: 200_000 },
     historyFrames: 40,
     attaches: 2,
     idleSessions: 10,

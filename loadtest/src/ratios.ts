@@ -12,8 +12,17 @@ function ratio(a: number | undefined, b: number | undefined): number | undefined
   return Math.round((a / b) * 100) / 100;
 }
 
-export function ratiosFor(t: TargetResult, raw: TargetResult | undefined): Ratios {
+/** `floor`: the raw uWS publish, the baseline of the fan-out figures (total MB/s). */
+export function ratiosFor(t: TargetResult, raw: TargetResult | undefined, floor?: TargetResult): Ratios {
   const out: Ratios = {};
+  if (floor && floor.status !== 'skipped' && t.status !== 'skipped') {
+    for (const [n, f] of Object.entries(t.metrics.throughput)) {
+      const v = ratio(f.total_mb_s, floor.metrics.throughput[n]?.total_mb_s);
+      if (v !== undefined) out[`throughput_${n}_total`] = v;
+    }
+    const big = ratio(t.metrics.fanout_big?.total_mb_s, floor.metrics.fanout_big?.total_mb_s);
+    if (big !== undefined) out['fanout_big_total'] = big;
+  }
   if (!raw || raw.status === 'skipped' || t.status === 'skipped') return out;
   const m = t.metrics;
   const r = raw.metrics;

@@ -1,7 +1,16 @@
-/** The printed summary: one row per figure, one column per target, ratios to raw in parentheses. */
+/**
+ * The printed summary: one row per figure, one column per target; in parentheses the ratio to the
+ * floor (raw node-pty; for fan-out totals the raw uWS publish) and to the peer (wetty).
+ */
 import type { Profile } from './options';
 import type { Ratios } from './ratios';
-import type { TargetResult } from './types';
+import type { FanoutMetric, TargetResult } from './types';
+
+/** Server CPU time per MB delivered to one reader (ms/MB): what a byte costs, whatever the speed. */
+function cpuMsPerMb(f: FanoutMetric | undefined): number | undefined {
+  if (!f || f.bytes_per_observer === 0) return undefined;
+  return ((f.server_cpu_pct / 100) * f.duration_ms) / (f.bytes_per_observer / 1e6);
+}
 
 interface Row {
   label: string;
@@ -41,11 +50,29 @@ function rows(p: Profile): Row[] {
         ratio: `throughput_${n}_per_observer`,
         digits: 1,
       },
-      { label: `MB/s total, ${n} obs`, value: (t) => t.metrics.throughput[k]?.total_mb_s, digits: 1 },
+      {
+        label: `MB/s total, ${n} obs`,
+        value: (t) => t.metrics.throughput[k]?.total_mb_s,
+        ratio: `throughput_${n}_total`,
+        digits: 1,
+      },
       { label: `server CPU %, ${n} obs`, value: (t) => t.metrics.throughput[k]?.server_cpu_pct, digits: 0 },
       { label: `lagged observers, ${n} obs`, value: (t) => t.metrics.throughput[k]?.lagged_observers, digits: 0 },
     );
+    if (n === 1) {
+      out.push({ label: 'server CPU ms per MB, 1 obs', value: (t) => cpuMsPerMb(t.metrics.throughput[k]), digits: 1 });
+    }
   }
+  const big = `${p.bigFanout.observers} obs x ${Math.round((p.bigFanout.floodBytes * 4) / 3 / 1e6)} MB`;
+  out.push(
+    {
+      label: `MB/s total, ${big}`,
+      value: (t) => t.metrics.fanout_big?.total_mb_s,
+      ratio: 'fanout_big_total',
+      digits: 1,
+    },
+    { label: `lagged / incomplete, ${big}`, value: (t) => lagIncomplete(t.metrics.fanout_big), digits: 2 },
+  );
   const attach = (key: string, label: string): Row => ({
     label,
     value: (t) => t.metrics.attach[key]?.p50_ms,
@@ -71,17 +98,31 @@ function rows(p: Profile): Row[] {
   return out;
 }
 
-function cell(t: TargetResult, row: Row, ratios: Ratios | undefined): string {
-  if (t.status === 'skipped') return '-';
-  const v = row.value(t);
-  if (v === undefined || !Number.isFinite(v)) return t.name === 'raw-node-pty' ? 'n/a' : 'failed';
-  const r = row.ratio && ratios ? ratios[row.ratio] : undefined;
-  return v.toFixed(row.digits) + (r !== undefined ? ` (${r}x)` : '');
+/** lagged.incomplete as one number (3.01 = 3 lagged, 1 incomplete): both must be read off one cell. */
+function lagIncomplete(f: FanoutMetric | undefined): number | undefined {
+  return f ? f.lagged_observers + f.incomplete_observers / 100 : undefined;
 }
 
-export function renderTable(p: Profile, targets: TargetResult[], ratios: Record<string, Ratios>): string {
+const BASELINES = new Set(['raw-node-pty', 'uws-floor', 'wetty']);
+
+function cell(t: TargetResult, row: Row, ratios: Ratios | undefined, toWetty: Ratios | undefined): string {
+  if (t.status === 'skipped') return '-';
+  const v = row.value(t);
+  if (v === undefined || !Number.isFinite(v)) return BASELINES.has(t.name) ? 'n/a' : 'failed';
+  const r = row.ratio && ratios ? ratios[row.ratio] : undefined;
+  const w = row.ratio && toWetty ? toWetty[row.ratio] : undefined;
+  const parts = [...(r !== undefined ? [`${r}x`] : []), ...(w !== undefined ? [`${w}x wetty`] : [])];
+  return v.toFixed(row.digits) + (parts.length ? ` (${parts.join(', ')})` : '');
+}
+
+export function renderTable(
+  p: Profile,
+  targets: TargetResult[],
+  ratios: Record<string, Ratios>,
+  toWetty: Record<string, Ratios> = {},
+): string {
   const header = ['metric', ...targets.map((t) => t.name)];
-  const body = rows(p).map((row) => [row.label, ...targets.map((t) => cell(t, row, ratios[t.name]))]);
+  const body = rows(p).map((row) => [row.label, ...targets.map((t) => cell(t, row, ratios[t.name], toWetty[t.name]))]);
   const status = ['status', ...targets.map((t) => t.status)];
   const all = [header, status, ...body];
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));

@@ -54,6 +54,8 @@ export interface TargetMetrics {
   echo_loaded?: EchoMetric;
   /** Keyed by observer count. */
   throughput: Record<string, FanoutMetric>;
+  /** The big fan-out (profile.bigFanout): 100 observers × 50 MB in the full profile. */
+  fanout_big?: FanoutMetric;
   /** keyframe_json, keyframe_binary, replay_json, replay_binary. */
   attach: Record<string, AttachMetric>;
   idle_memory?: MemoryMetric;

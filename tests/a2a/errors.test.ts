@@ -5,7 +5,18 @@
 import { EXTENSION_URI } from '@pty-ws/protocol';
 import { http } from '@pty-ws/testkit';
 import type { Task } from '@pty-ws/protocol';
-import { jsonRpcPath, newSession, rawPost, rest, restBase, restOk, rpc, textMessage, useServer } from './support';
+import {
+  errorInfoOf,
+  jsonRpcPath,
+  newSession,
+  rawPost,
+  rest,
+  restBase,
+  restOk,
+  rpc,
+  textMessage,
+  useServer,
+} from './support';
 
 /** The AIP-193 error body of the HTTP+JSON binding. */
 function reasonOf(body: unknown): string | undefined {
@@ -36,7 +47,9 @@ describe('A2A control-plane errors', () => {
         expect(reasonOf(r.body)).toBe('UNAUTHENTICATED');
         const j = await rpc(ctx(), 'ListTasks', {}, { token });
         expect(j.status).toBe(401);
-        expect(j.error?.data?.['type']).toBe('Unauthenticated');
+        // No JSON-RPC or A2A code is about credentials: -32600, told apart by the ErrorInfo reason.
+        expect(j.error?.code).toBe(-32600);
+        expect(errorInfoOf(j)).toMatchObject({ reason: 'UNAUTHENTICATED', domain: 'pty-ws' });
       }
     });
 
@@ -57,7 +70,11 @@ describe('A2A control-plane errors', () => {
       expect(reasonOf(send.body)).toBe('PERMISSION_DENIED');
       const cancel = await rpc(ctx(), 'CancelTask', { id: task.id }, { token: observer });
       expect(cancel.status).toBe(403);
-      expect(cancel.error?.data?.['type']).toBe('PermissionDenied');
+      expect(cancel.error?.code).toBe(-32600);
+      expect(errorInfoOf(cancel)).toMatchObject({
+        reason: 'PERMISSION_DENIED',
+        metadata: { error: 'PermissionDenied' },
+      });
       const push = await rest(
         ctx(),
         'POST',
@@ -87,7 +104,7 @@ describe('A2A control-plane errors', () => {
         { message: textMessage('echo bound') },
         { token: sessionBound },
       );
-      expect(mine.task.status.state).toBe('COMPLETED');
+      expect(mine.task.status.state).toBe('TASK_STATE_COMPLETED');
       const other = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
         message: textMessage('echo other', otherSession),
       });
@@ -119,7 +136,11 @@ describe('A2A control-plane errors', () => {
       expect(JSON.stringify(r.body)).toContain('UnsupportedExtension');
       const j = await rpc(ctx(), 'GetTask', { id: 'x' }, { headers });
       expect(j.error?.code).toBe(-32008);
-      expect(j.error?.data?.['type']).toBe('UnsupportedExtension');
+      expect(errorInfoOf(j)).toMatchObject({
+        reason: 'EXTENSION_SUPPORT_REQUIRED',
+        domain: 'a2a-protocol.org',
+        metadata: { error: 'UnsupportedExtension' },
+      });
     });
 
     it('activated in the JSON-RPC params', async () => {
@@ -135,6 +156,67 @@ describe('A2A control-plane errors', () => {
         headers: { 'A2A-Extensions': 'https://example.com/ext/v1' },
       });
       expect(r.status).toBe(200);
+    });
+  });
+
+  describe('JSON-RPC error objects: integer codes the specs name, ErrorInfo in data', () => {
+    const raw = (body: string, headers: Record<string, string> = {}) =>
+      http(ctx().server, 'POST', jsonRpcPath(ctx()), { rawBody: body, headers });
+    const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+    it.each<[string, number, string, () => Promise<{ body: unknown }>]>([
+      ['parse error', -32700, 'PARSE_ERROR', () => raw('{"jsonrpc":')],
+      ['invalid request', -32600, 'INVALID_REQUEST', () => raw('{"jsonrpc":"1.0","id":1,"method":"GetTask"}')],
+      ['method not found', -32601, 'METHOD_NOT_FOUND', () => raw('{"jsonrpc":"2.0","id":1,"method":"Explode"}')],
+      [
+        'invalid params',
+        -32602,
+        'INVALID_PARAMS',
+        () => raw('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{}}'),
+      ],
+      [
+        'task not found',
+        -32001,
+        'TASK_NOT_FOUND',
+        () => raw('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"0190aaaa-0000-7000-8000-0000000000aa"}}'),
+      ],
+      [
+        'extended card not configured',
+        -32007,
+        'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+        () => raw('{"jsonrpc":"2.0","id":1,"method":"GetExtendedAgentCard"}'),
+      ],
+      [
+        'version not supported',
+        -32009,
+        'VERSION_NOT_SUPPORTED',
+        () => raw('{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}', { 'A2A-Version': '0.5' }),
+      ],
+    ])('%s: %d %s', async (_name, code, reason, call) => {
+      const body = (await call()).body as {
+        jsonrpc: string;
+        error: { code: unknown; message: unknown; data: unknown };
+      };
+      expect(body.jsonrpc).toBe('2.0');
+      expect(body.error.code).toBe(code);
+      expect(Number.isInteger(body.error.code)).toBe(true);
+      expect(typeof body.error.message).toBe('string');
+      expect(Array.isArray(body.error.data)).toBe(true);
+      expect((body.error.data as unknown[])[0]).toMatchObject({
+        '@type': ERROR_INFO,
+        reason,
+        domain: code >= -32099 && code <= -32001 ? 'a2a-protocol.org' : 'pty-ws',
+      });
+    });
+
+    it('REST answers the same errors with their HTTP status and the same ErrorInfo', async () => {
+      const card = await rest(ctx(), 'GET', '/extendedAgentCard');
+      expect(card.status).toBe(400);
+      expect(reasonOf(card.body)).toBe('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+      const version = await rest(ctx(), 'GET', '/tasks', undefined, { headers: { 'A2A-Version': '2.0' } });
+      expect(version.status).toBe(400);
+      expect(reasonOf(version.body)).toBe('VERSION_NOT_SUPPORTED');
+      expect((await rest(ctx(), 'GET', '/tasks', undefined, { headers: { 'A2A-Version': '1.0' } })).status).toBe(200);
     });
   });
 
@@ -220,8 +302,8 @@ describe('A2A control-plane errors', () => {
     const res = await http(ctx().server, 'GET', `/agents/${ctx().server.instanceId}/.well-known/agent-card.json`);
     const card = res.body as {
       bindings: Array<{ uri: string; endpoint: string; preference: string; notes: string; operations: string[] }>;
-      supported_interfaces: Array<{ url: string; protocol_binding: string }>;
-      capabilities: { push_notifications: boolean };
+      supportedInterfaces: Array<{ url: string; protocolBinding: string }>;
+      capabilities: { pushNotifications: boolean };
       securitySchemes: Record<string, unknown>;
     };
     const byUri = new Map(card.bindings.map((b) => [b.uri, b]));
@@ -233,9 +315,9 @@ describe('A2A control-plane errors', () => {
     const ptyWs = card.bindings.find((b) => b.uri.includes('pty-ws'));
     expect(ptyWs?.preference).toBe('secondary');
     expect(ptyWs?.notes).toMatch(/ListTasks/);
-    expect(card.capabilities.push_notifications).toBe(true);
+    expect(card.capabilities.pushNotifications).toBe(true);
     expect(card.securitySchemes).toHaveProperty('bearer');
-    expect(card.supported_interfaces.map((i) => i.protocol_binding)).toEqual(
+    expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(
       expect.arrayContaining(['HTTP+JSON', 'JSONRPC']),
     );
     // The advertised REST endpoint is the one that answers.

@@ -24,7 +24,7 @@ embedded('push outbox across a single-node restart', () => {
 
   it('what the first server could not deliver, the second delivers', async () => {
     const port = await freePort(); // the webhook is down
-    const caps = { stateDir, pushAttempts: 100, pushBackoffMs: 100 };
+    const caps = { stateDir, pushAttempts: 100, pushBackoffMs: 100, pushAllowedHosts: ['127.0.0.1'] };
     const first = await TestContext.start(caps);
     let taskId = '';
     try {
@@ -65,12 +65,12 @@ embedded('push outbox across a single-node restart', () => {
     const second = await TestContext.start(caps);
     try {
       const final = (b: Record<string, unknown>) =>
-        (b['status_update'] as { final?: boolean } | undefined)?.final === true;
+        (b['statusUpdate'] as { status: { state: string } } | undefined)?.status.state === 'TASK_STATE_COMPLETED';
       await waitUntil(() => got.some((g) => final(g.body)), 15_000, 'the final notification');
       const labels = got
         .map((g) =>
-          g.body['status_update']
-            ? (g.body['status_update'] as { status: { state: string } }).status.state
+          g.body['statusUpdate']
+            ? (g.body['statusUpdate'] as { status: { state: string } }).status.state.replace(/^TASK_STATE_/, '')
             : 'artifact',
         )
         .filter((s, i, all) => i === 0 || s !== all[i - 1]);

@@ -4,10 +4,34 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StreamEvent, TaskPushNotificationConfig } from '@pty-ws/a2a';
-import type { Task } from '@pty-ws/protocol';
 import { http } from '@pty-ws/testkit';
-import { awaitState, gated, newSession, rest, restOk, rpc, rpcOk, textMessage, useServer, wsCall } from './support';
+import {
+  awaitState,
+  gated,
+  newSession,
+  rest,
+  restOk,
+  rpc,
+  rpcOk,
+  textMessage,
+  useServer,
+  wsCall,
+  type V1Task as Task,
+} from './support';
+
+/** A push notification body: an A2A v1.0 StreamResponse in ProtoJSON. */
+type StreamEvent =
+  | { statusUpdate: { taskId: string; contextId: string; status: { state: string } } }
+  | { artifactUpdate: { taskId: string; artifact: unknown } };
+
+/** A2A v1.0 TaskPushNotificationConfig as the HTTP bindings write it. */
+interface TaskPushNotificationConfig {
+  taskId: string;
+  id: string;
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+}
 
 interface Delivery {
   path: string;
@@ -60,12 +84,17 @@ class Webhook {
   }
 }
 
+const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELED', 'REJECTED'];
 const stateOf = (e: StreamEvent) =>
-  'status_update' in e ? e.status_update.status.state : 'artifact_update' in e ? 'artifact' : Object.keys(e)[0];
-const isFinal = (ds: Delivery[]) => ds.some((d) => 'status_update' in d.body && d.body.status_update.final);
+  'statusUpdate' in e
+    ? e.statusUpdate.status.state.replace(/^TASK_STATE_/, '')
+    : 'artifactUpdate' in e
+      ? 'artifact'
+      : Object.keys(e)[0];
+const isFinal = (ds: Delivery[]) => ds.some((d) => TERMINAL.includes(stateOf(d.body) ?? ''));
 
 describe('A2A push notifications', () => {
-  const ctx = useServer({ pushBackoffMs: 50, pushAttempts: 5 });
+  const ctx = useServer({ pushBackoffMs: 50, pushAttempts: 5, pushAllowedHosts: ['127.0.0.1'] });
   const hook = new Webhook();
   let session = '';
 
@@ -94,8 +123,10 @@ describe('A2A push notifications', () => {
       expect(d.headers['x-a2a-notification-token']).toBe('verify-me');
       expect(d.headers['content-type']).toBe('application/json');
     }
-    const final = got[2]!.body as { status_update: { task_id: string } };
-    expect(final.status_update.task_id).toBe(task.id);
+    const final = got[2]!.body as { statusUpdate: { taskId: string; status: { state: string } } };
+    expect(final.statusUpdate.taskId).toBe(task.id);
+    expect(final.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(got[1]!.body).toMatchObject({ artifactUpdate: { taskId: task.id, contextId: task.contextId } });
     expect(JSON.stringify(got[1]!.body)).toContain('pushed-out');
   });
 
@@ -132,12 +163,13 @@ describe('A2A push notifications', () => {
       },
     );
     expect(created).toEqual({
-      task_id: task.id,
+      taskId: task.id,
       id: 'cfg-1',
       url: `${hook.base}/crud`,
-      token: 't-1',
       authentication: { scheme: 'Basic' },
     });
+    // Write-only (issue 13): neither the token nor the credentials come back.
+    expect(created).not.toHaveProperty('token');
     const second = await rpcOk<TaskPushNotificationConfig>(ctx(), 'CreateTaskPushNotificationConfig', {
       taskId: task.id,
       url: `${hook.base}/crud2`,
@@ -167,9 +199,10 @@ describe('A2A push notifications', () => {
     );
     const gone = await rest(ctx(), 'GET', `/tasks/${task.id}/pushNotificationConfigs/cfg-1`);
     expect(gone.status).toBe(404);
-    expect(
-      (await restOk<{ configs: unknown[] }>(ctx(), 'GET', `/tasks/${task.id}/pushNotificationConfigs`)).configs,
-    ).toEqual([]);
+    // ProtoJSON leaves an empty (not REQUIRED) list out.
+    expect(await restOk<{ configs?: unknown[] }>(ctx(), 'GET', `/tasks/${task.id}/pushNotificationConfigs`)).toEqual(
+      {},
+    );
   });
 
   it('a config added to a running task gets the rest of its updates', async () => {

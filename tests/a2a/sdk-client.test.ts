@@ -1,7 +1,7 @@
 /**
  * The official A2A JS client (@a2a-js/sdk 1.x, A2A v1.0) as a caller of both control-plane
- * bindings: it finds them in the AgentCard (`supportedInterfaces`), and what it reads is the
- * task pty-ws/v1 reads. The SDK announces `A2A-Version: 1.0`, so it gets the v1.0 enum spelling.
+ * bindings: given only the host, it finds them in the root AgentCard (`supportedInterfaces`), and
+ * what it reads is the task pty-ws/v1 reads.
  */
 import { SendMessageRequest, TaskState, type Task as SdkTask } from '@a2a-js/sdk';
 import {
@@ -51,14 +51,14 @@ describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over 
       preferredTransports: [transport],
       cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
     });
-    client = await factory.createFromUrl(
-      `${ctx().server.httpUrl}/agents/${ctx().server.instanceId}/`,
-      '.well-known/agent-card.json',
-    );
+    // Discovery from the bare host, as a user would point the SDK at it: the root AgentCard
+    // (/.well-known/agent-card.json) leads to the per-instance endpoints.
+    client = await factory.createFromUrl(ctx().server.httpUrl);
   });
 
   it('finds the binding in the AgentCard and calls its endpoint', async () => {
     expect(client.protocolVersion).toBe('1.0');
+    expect(new URL(urls[0]!).pathname).toBe('/.well-known/agent-card.json');
     urls.length = 0;
     await client.listTasks(listAll(1));
     const path = new URL(urls[0]!).pathname;
@@ -121,7 +121,9 @@ describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over 
       token: 'tok',
       authentication: undefined,
     });
-    expect(created).toMatchObject({ id: 'sdk-cfg', taskId: task.id, url: 'http://127.0.0.1:9/hook', token: 'tok' });
+    expect(created).toMatchObject({ id: 'sdk-cfg', taskId: task.id, url: 'http://127.0.0.1:9/hook' });
+    // The notification token is write-only: never returned.
+    expect(created.token ?? '').toBe('');
     const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'sdk-cfg' });
     expect(got.url).toBe('http://127.0.0.1:9/hook');
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'sdk-cfg' });

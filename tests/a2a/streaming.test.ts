@@ -1,10 +1,10 @@
 /**
  * SendStreamingMessage and SubscribeToTask as Server-Sent Events on HTTP+JSON and JSON-RPC: the
  * task first, then its status updates (the final one's artifacts before it), ending the stream.
+ * Events are A2A v1.0 StreamResponses (`task`, `statusUpdate`, `artifactUpdate`).
  */
-import type { Task, TaskStatusUpdateEvent } from '@pty-ws/protocol';
-import type { StreamEvent } from '@pty-ws/a2a';
 import {
+  asV1,
   awaitState,
   gated,
   jsonRpcPath,
@@ -17,11 +17,24 @@ import {
   useServer,
   wsTask,
   type SseEvent,
+  type V1Task,
 } from './support';
 
+interface V1StatusUpdate {
+  taskId: string;
+  contextId: string;
+  status: V1Task['status'];
+}
+type StreamEvent = { task: V1Task } | { statusUpdate: V1StatusUpdate } | { artifactUpdate: Record<string, unknown> };
+
 const kindOf = (e: StreamEvent) => Object.keys(e)[0];
-const stateOf = (e: StreamEvent): string | undefined =>
-  'task' in e ? e.task.status.state : 'status_update' in e ? e.status_update.status.state : undefined;
+/** The state without its TASK_STATE_ prefix (asserted present), for short expectations. */
+const stateOf = (e: StreamEvent): string | undefined => {
+  const state = 'task' in e ? e.task.status.state : 'statusUpdate' in e ? e.statusUpdate.status.state : undefined;
+  if (state === undefined) return undefined;
+  expect(state).toMatch(/^TASK_STATE_/);
+  return state.replace(/^TASK_STATE_/, '');
+};
 
 /** The StreamResponse of a JSON-RPC SSE event (asserting the envelope). */
 function rpcResult(e: SseEvent, id: string): StreamEvent {
@@ -46,16 +59,19 @@ describe('A2A streaming over SSE', () => {
     expect(s.status).toBe(200);
     expect(s.contentType).toMatch(/^text\/event-stream/);
     const events = s.events.map((e) => e.data as StreamEvent);
-    expect(events.map(kindOf)).toEqual(['task', 'status_update', 'artifact_update', 'status_update']);
+    expect(events.map(kindOf)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
     expect(events.map(stateOf)).toEqual(['SUBMITTED', 'WORKING', undefined, 'COMPLETED']);
-    const first = events[0] as { task: Task };
-    const last = events[3] as { status_update: TaskStatusUpdateEvent };
-    expect(last.status_update.task_id).toBe(first.task.id);
-    expect(last.status_update.final).toBe(true);
+    const first = events[0] as { task: V1Task };
+    const last = events[3] as { statusUpdate: V1StatusUpdate };
+    expect(last.statusUpdate.taskId).toBe(first.task.id);
+    expect(last.statusUpdate.contextId).toBe(first.task.contextId);
+    // A2A v1.0 dropped `final` (the state says it); only pty-ws/v1 frames carry it.
+    expect('final' in last.statusUpdate).toBe(false);
     expect(JSON.stringify(events[2])).toContain('streamed-out');
+    expect(events[2]).toMatchObject({ artifactUpdate: { taskId: first.task.id, lastChunk: true } });
     // The stored task is what the stream said it became.
-    const stored = await restOk<Task>(ctx(), 'GET', `/tasks/${first.task.id}`);
-    expect(stored.status).toEqual(last.status_update.status);
+    const stored = await restOk<V1Task>(ctx(), 'GET', `/tasks/${first.task.id}`);
+    expect(stored.status).toEqual(last.statusUpdate.status);
   });
 
   it('JSON-RPC SendStreamingMessage: the same events, each a JSON-RPC response with the request id', async () => {
@@ -67,31 +83,26 @@ describe('A2A streaming over SSE', () => {
     });
     expect(s.contentType).toMatch(/^text\/event-stream/);
     const events = s.events.map((e) => rpcResult(e, 'stream-1'));
-    expect(events.map(kindOf)).toEqual(['task', 'status_update', 'artifact_update', 'status_update']);
+    expect(events.map(kindOf)).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
     expect(stateOf(events[3]!)).toBe('COMPLETED');
   });
 
-  it('A2A-Version: 1.0 callers get the A2A v1.0 enum spelling; the default is the pty-ws/v1 JSON', async () => {
-    const s = await readSse(
+  it('the JSON is the same with or without A2A-Version: 1.0 (one A2A v1.0 spelling)', async () => {
+    const withHeader = await readSse(
       ctx(),
       'POST',
       `${restBase(ctx())}/message:stream`,
       { message: textMessage('echo v1', session) },
       { headers: { 'A2A-Version': '1.0' } },
     );
-    const events = s.events.map((e) => e.data as StreamEvent);
-    expect(events.map(stateOf)).toEqual([
-      'TASK_STATE_SUBMITTED',
-      'TASK_STATE_WORKING',
-      undefined,
-      'TASK_STATE_COMPLETED',
-    ]);
-    expect('final' in (events[3] as { status_update: object }).status_update).toBe(false);
+    const events = withHeader.events.map((e) => e.data as StreamEvent);
+    expect(events.map(stateOf)).toEqual(['SUBMITTED', 'WORKING', undefined, 'COMPLETED']);
+    expect(JSON.stringify(events)).not.toMatch(/"(task_id|context_id|status_update|artifact_update|final)"/);
   });
 
   it('POST /tasks/{id}:subscribe follows a running task from its current state to the end', async () => {
     const gate = gated('subscribed-out');
-    const { task } = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+    const { task } = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
       message: textMessage(gate.command, session),
       configuration: { returnImmediately: true },
     });
@@ -101,14 +112,14 @@ describe('A2A streaming over SSE', () => {
     await gate.open();
     await s.done;
     const events = s.events.map((e) => e.data as StreamEvent);
-    expect(events.map(kindOf)).toEqual(['task', 'artifact_update', 'status_update']);
+    expect(events.map(kindOf)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
     expect(stateOf(events[0]!)).toBe('WORKING');
     expect(stateOf(events[2]!)).toBe('COMPLETED');
     expect(JSON.stringify(events[1])).toContain('subscribed-out');
   });
 
   it('JSON-RPC SubscribeToTask and a REST subscriber both see a cancel made over REST', async () => {
-    const { task } = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+    const { task } = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
       message: textMessage('sleep 30', session),
       configuration: { returnImmediately: true },
     });
@@ -122,7 +133,7 @@ describe('A2A streaming over SSE', () => {
     const viaRest = await openSse(ctx(), 'GET', `${restBase(ctx())}/tasks/${task.id}:subscribe`, undefined);
     await viaRpc.waitFor(() => true);
     await viaRest.waitFor(() => true);
-    await restOk<Task>(ctx(), 'POST', `/tasks/${task.id}:cancel`);
+    await restOk<V1Task>(ctx(), 'POST', `/tasks/${task.id}:cancel`);
     await Promise.all([viaRpc.done, viaRest.done]);
     const rpcEvents = viaRpc.events.map((e) => rpcResult(e, 7 as unknown as string));
     expect(rpcEvents.map(stateOf)).toEqual(['WORKING', 'CANCELED']);
@@ -130,7 +141,7 @@ describe('A2A streaming over SSE', () => {
   });
 
   it('subscribing to a finished task yields its snapshot and ends', async () => {
-    const { task } = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+    const { task } = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
       message: textMessage('echo done-already', session),
     });
     const s = await readSse(ctx(), 'POST', `${restBase(ctx())}/tasks/${task.id}:subscribe`, undefined);
@@ -158,8 +169,8 @@ describe('A2A streaming over SSE', () => {
     const s = await readSse(ctx(), 'POST', `${restBase(ctx())}/message:stream`, {
       message: textMessage('echo cross', session),
     });
-    const id = (s.events[0]!.data as { task: Task }).task.id;
+    const id = (s.events[0]!.data as { task: V1Task }).task.id;
     const ws = await ctx().attach(session);
-    expect(await wsTask(ws, id)).toEqual(await restOk<Task>(ctx(), 'GET', `/tasks/${id}`));
+    expect(asV1(await wsTask(ws, id))).toEqual(await restOk<V1Task>(ctx(), 'GET', `/tasks/${id}`));
   });
 });

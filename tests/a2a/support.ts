@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { A2A_TYPES, toA2aV1 } from '@pty-ws/a2a-proto';
 import { newId, type Message, type Task } from '@pty-ws/protocol';
 import { TestContext, http, type HttpResponse, type TestClient } from '@pty-ws/testkit';
 
@@ -34,11 +35,23 @@ export function rest(
   });
 }
 
+/** A `google.protobuf.Any` detail of an error (REST `details[]`, JSON-RPC `data[]`). */
+export interface ErrorDetail {
+  '@type': string;
+  reason?: string;
+  domain?: string;
+  metadata?: Record<string, string>;
+}
+
+/** The google.rpc.ErrorInfo of a JSON-RPC error. */
+export const errorInfoOf = (r: RpcResponse): ErrorDetail | undefined =>
+  r.error?.data?.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+
 export interface RpcResponse {
   status: number;
   id: unknown;
   result?: unknown;
-  error?: { code: number; message: string; data?: Record<string, unknown> };
+  error?: { code: number; message: string; data?: ErrorDetail[] };
   raw: HttpResponse;
 }
 
@@ -86,6 +99,26 @@ export async function restOk<T>(
   return r.body as T;
 }
 
+/** A2A v1.0 JSON as the HTTP bindings write it (lowerCamelCase; only what these tests read). */
+export interface V1Task {
+  id: string;
+  contextId: string;
+  status: { state: string; timestamp?: string };
+  artifacts?: { artifactId: string; parts: { text?: string }[] }[];
+  history?: { messageId: string; role: string }[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface V1List {
+  tasks: V1Task[];
+  nextPageToken: string;
+  pageSize: number;
+  totalSize: number;
+}
+
+/** A pty-ws/v1 task (WebSocket JSON) as the HTTP bindings render it: what they must agree on. */
+export const asV1 = (task: Task): V1Task => toA2aV1(A2A_TYPES.Task, task) as unknown as V1Task;
+
 /** A user message that runs `text` in `sessionId` (the metadata key picks the session). */
 export function textMessage(text: string, sessionId?: string): Message {
   return {
@@ -127,11 +160,16 @@ export async function wsTask(c: TestClient, taskId: string): Promise<Task> {
 }
 
 /** Polls GetTask (REST) until the task is in one of `states`. */
-export async function awaitState(ctx: TestContext, taskId: string, states: string[], timeoutMs = 8000): Promise<Task> {
+export async function awaitState(
+  ctx: TestContext,
+  taskId: string,
+  states: string[],
+  timeoutMs = 8000,
+): Promise<V1Task> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const task = await restOk<Task>(ctx, 'GET', `/tasks/${taskId}`);
-    if (states.includes(task.status.state)) return task;
+    const task = await restOk<V1Task>(ctx, 'GET', `/tasks/${taskId}`);
+    if (states.some((s) => task.status.state === `TASK_STATE_${s}` || task.status.state === s)) return task;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status.state} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

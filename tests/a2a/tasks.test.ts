@@ -1,16 +1,25 @@
 /**
  * One task store behind every binding: a task started over pty-ws/v1, HTTP+JSON or JSON-RPC is
- * read, listed and cancelled over the others with byte-identical JSON (issue 7).
+ * read, listed and cancelled over the others (issue 7). The HTTP bindings write A2A v1.0 JSON
+ * (lowerCamelCase, TASK_STATE_ names), byte for byte the pty-ws/v1 task mapped by `toA2aV1`.
  */
 import type { Task } from '@pty-ws/protocol';
 import type { TestClient } from '@pty-ws/testkit';
-import { awaitState, newSession, rest, restOk, rpc, rpcOk, textMessage, useServer, wsCall, wsTask } from './support';
-
-interface ListResult {
-  tasks: Task[];
-  next_page_token: string;
-  page_size: number;
-}
+import {
+  asV1,
+  awaitState,
+  newSession,
+  rest,
+  restOk,
+  rpc,
+  rpcOk,
+  textMessage,
+  useServer,
+  wsCall,
+  wsTask,
+  type V1List as ListResult,
+  type V1Task,
+} from './support';
 
 describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
   const ctx = useServer();
@@ -25,11 +34,11 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
   });
 
   /** The same task read over all three bindings. */
-  async function readEverywhere(taskId: string): Promise<{ ws: Task; rest: Task; rpc: Task }> {
+  async function readEverywhere(taskId: string): Promise<{ ws: V1Task; rest: V1Task; rpc: V1Task }> {
     return {
-      ws: await wsTask(ws, taskId),
-      rest: await restOk<Task>(ctx(), 'GET', `/tasks/${taskId}`),
-      rpc: await rpcOk<Task>(ctx(), 'GetTask', { id: taskId }),
+      ws: asV1(await wsTask(ws, taskId)),
+      rest: await restOk<V1Task>(ctx(), 'GET', `/tasks/${taskId}`),
+      rpc: await rpcOk<V1Task>(ctx(), 'GetTask', { id: taskId }),
     };
   }
 
@@ -42,14 +51,16 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
     expect(got.rest).toEqual(got.ws);
     expect(got.rpc).toEqual(got.ws);
     expect(JSON.stringify(got.rest)).toBe(JSON.stringify(got.ws));
-    expect(got.ws).toEqual(task);
+    expect(got.ws).toEqual(asV1(task));
+    expect(got.rest.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(got.rest.contextId).toBe(task.context_id);
   });
 
   it('a task sent over REST (session from message.metadata) reads the same over pty-ws/v1 and JSON-RPC', async () => {
-    const res = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+    const res = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
       message: textMessage('echo from-rest', sessionA),
     });
-    expect(res.task.status.state).toBe('COMPLETED');
+    expect(res.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(JSON.stringify(res.task.artifacts)).toContain('from-rest');
     const got = await readEverywhere(res.task.id);
     expect(JSON.stringify(got.ws)).toBe(JSON.stringify(got.rest));
@@ -58,7 +69,7 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
   });
 
   it('a task sent over JSON-RPC (camelCase, as A2A clients write it) reads the same over the others', async () => {
-    const result = await rpcOk<{ task: Task }>(ctx(), 'SendMessage', {
+    const result = await rpcOk<{ task: V1Task }>(ctx(), 'SendMessage', {
       message: {
         messageId: 'm-rpc-1',
         role: 'ROLE_USER',
@@ -66,30 +77,31 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
         metadata: { sessionId: sessionA },
       },
     });
-    expect(result.task.status.state).toBe('COMPLETED');
+    expect(result.task.status.state).toBe('TASK_STATE_COMPLETED');
     const got = await readEverywhere(result.task.id);
     expect(got.ws).toEqual(got.rest);
     expect(got.rpc).toEqual(got.rest);
-    expect(got.rest.history?.[0]).toMatchObject({ message_id: 'm-rpc-1', role: 'ROLE_USER' });
+    expect(got.rest.history?.[0]).toMatchObject({ messageId: 'm-rpc-1', role: 'ROLE_USER' });
   });
 
   it('history_length trims the history the same way on every binding', async () => {
-    const { task } = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+    const { task } = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
       message: textMessage('echo trim', sessionA),
     });
     const viaWs = (await wsCall<{ task: Task }>(ws, 'GetTask', { task_id: task.id, history_length: 0 })).payload.task;
-    const viaRest = await restOk<Task>(ctx(), 'GET', `/tasks/${task.id}?historyLength=0`);
-    const viaRpc = await rpcOk<Task>(ctx(), 'GetTask', { id: task.id, history_length: 0 });
+    const viaRest = await restOk<V1Task>(ctx(), 'GET', `/tasks/${task.id}?historyLength=0`);
+    const viaRpc = await rpcOk<V1Task>(ctx(), 'GetTask', { id: task.id, history_length: 0 });
     expect(viaWs.history).toEqual([]);
-    expect(viaRest).toEqual(viaWs);
-    expect(viaRpc).toEqual(viaWs);
+    expect(viaRest.history).toBeUndefined(); // ProtoJSON leaves an empty list out
+    expect(viaRest).toEqual(asV1(viaWs));
+    expect(viaRpc).toEqual(asV1(viaWs));
   });
 
   it('ListTasks is agent-scoped over REST/JSON-RPC and session-scoped over pty-ws/v1', async () => {
-    const inB = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+    const inB = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
       message: textMessage('echo in-b', sessionB),
     });
-    const inA = await restOk<{ task: Task }>(ctx(), 'POST', '/message:send', {
+    const inA = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
       message: textMessage('echo in-a', sessionA),
     });
     const all = await restOk<ListResult>(ctx(), 'GET', '/tasks?pageSize=100');
@@ -97,7 +109,7 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
     expect(ids).toEqual(expect.arrayContaining([inA.task.id, inB.task.id]));
     // Newest first, the pty-ws order.
     expect(ids.indexOf(inA.task.id)).toBeLessThan(ids.indexOf(inB.task.id));
-    expect(all.next_page_token).toBe('');
+    expect(all.nextPageToken).toBe('');
 
     const viaRpc = await rpcOk<ListResult>(ctx(), 'ListTasks', { pageSize: 100 });
     expect(viaRpc.tasks).toEqual(all.tasks);
@@ -111,22 +123,24 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
     expect(wsIds).not.toContain(inB.task.id);
     // The session's tasks are the same objects either way.
     const restA = all.tasks.filter((t) => wsIds.includes(t.id));
-    expect(restA).toEqual(overWs.payload.tasks);
+    expect(restA).toEqual(overWs.payload.tasks.map(asV1));
   });
 
   it('pages with the same keyset tokens and filters by state and context', async () => {
     const first = await restOk<ListResult>(ctx(), 'GET', '/tasks?pageSize=2');
     expect(first.tasks).toHaveLength(2);
-    expect(first.next_page_token).not.toBe('');
-    const second = await rpcOk<ListResult>(ctx(), 'ListTasks', { page_size: 2, page_token: first.next_page_token });
+    expect(first.nextPageToken).not.toBe('');
+    const second = await rpcOk<ListResult>(ctx(), 'ListTasks', { page_size: 2, page_token: first.nextPageToken });
     expect(second.tasks.map((t) => t.id)).not.toEqual(expect.arrayContaining(first.tasks.map((t) => t.id)));
 
     const completed = await restOk<ListResult>(ctx(), 'GET', '/tasks?status=TASK_STATE_COMPLETED&pageSize=100');
     expect(completed.tasks.length).toBeGreaterThan(0);
-    expect(completed.tasks.every((t) => t.status.state === 'COMPLETED')).toBe(true);
-    const ctxId = completed.tasks[0]!.context_id;
+    expect(completed.tasks.every((t) => t.status.state === 'TASK_STATE_COMPLETED')).toBe(true);
+    const kebab = await restOk<ListResult>(ctx(), 'GET', '/tasks?status=completed&pageSize=100');
+    expect(kebab.tasks.map((t) => t.id)).toEqual(completed.tasks.map((t) => t.id));
+    const ctxId = completed.tasks[0]!.contextId;
     const byContext = await rpcOk<ListResult>(ctx(), 'ListTasks', { contextId: ctxId });
-    expect(byContext.tasks.every((t) => t.context_id === ctxId)).toBe(true);
+    expect(byContext.tasks.every((t) => t.contextId === ctxId)).toBe(true);
     expect(byContext.tasks.length).toBeGreaterThan(0);
   });
 
@@ -135,8 +149,8 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
     expect(ack.op).toBe('SendStreamingMessage.Accepted');
     const taskId = ack.payload.task_id;
     await awaitState(ctx(), taskId, ['WORKING']);
-    const canceled = await restOk<Task>(ctx(), 'POST', `/tasks/${taskId}:cancel`);
-    expect(canceled.status.state).toBe('CANCELED');
+    const canceled = await restOk<V1Task>(ctx(), 'POST', `/tasks/${taskId}:cancel`);
+    expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     const final = await ws.waitFor(
       (r) =>
         r.type === 'json' &&
@@ -146,7 +160,7 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
       5000,
     );
     expect((final.type === 'json' && (final.frame.payload as { task: Task }).task.status.state) || '').toBe('CANCELED');
-    expect(await rpcOk<Task>(ctx(), 'GetTask', { id: taskId })).toEqual(await wsTask(ws, taskId));
+    expect(await rpcOk<V1Task>(ctx(), 'GetTask', { id: taskId })).toEqual(asV1(await wsTask(ws, taskId)));
 
     // Cancelling again: TaskNotCancelable on every binding.
     const again = await rest(ctx(), 'POST', `/tasks/${taskId}:cancel`);
@@ -159,15 +173,15 @@ describe('A2A tasks across pty-ws/v1, HTTP+JSON and JSON-RPC', () => {
   });
 
   it('a task started over JSON-RPC (return immediately) is cancelled over pty-ws/v1 and reads CANCELED over REST', async () => {
-    const started = await rpcOk<{ task: Task }>(ctx(), 'SendMessage', {
+    const started = await rpcOk<{ task: V1Task }>(ctx(), 'SendMessage', {
       message: textMessage('sleep 30', sessionA),
       configuration: { returnImmediately: true },
     });
-    expect(['SUBMITTED', 'WORKING']).toContain(started.task.status.state);
+    expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(started.task.status.state);
     const canceled = await wsCall<{ task: Task }>(ws, 'CancelTask', { task_id: started.task.id });
     expect(canceled.op).toBe('CancelTask.Response');
     expect(canceled.payload.task.status.state).toBe('CANCELED');
-    expect(await restOk<Task>(ctx(), 'GET', `/tasks/${started.task.id}`)).toEqual(canceled.payload.task);
+    expect(await restOk<V1Task>(ctx(), 'GET', `/tasks/${started.task.id}`)).toEqual(asV1(canceled.payload.task));
   });
 
   it('unknown tasks are TaskNotFound everywhere', async () => {

@@ -30,7 +30,7 @@ const MEMORY = ['sessions', 'rss_before_kb', 'rss_after_kb', 'per_session_kb'];
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BENCH, ...args], { cwd: ROOT, timeout: 55_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BENCH, ...args], { cwd: ROOT, timeout: 85_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -55,11 +55,11 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(existsSync(BENCH)).toBe(true); // built by `npm test` (tsconfig.build.json references loadtest)
     dir = mkdtempSync(join(tmpdir(), 'ptyws-bench-'));
     const out = join(dir, 'bench.json');
-    const res = await run(['--tiny', '--only', 'raw-node-pty,embedded', '--out', out]);
+    const res = await run(['--tiny', '--only', 'raw-node-pty,uws-floor,wetty,embedded', '--out', out]);
     stdout = res.stdout;
     if (res.code !== 0 || !existsSync(out)) throw new Error(`bench exited ${res.code}: ${res.stderr.slice(-2000)}`);
     report = JSON.parse(readFileSync(out, 'utf8'));
-  }, 60_000);
+  }, 90_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -100,6 +100,21 @@ describe('npm run bench -- --tiny (smoke)', () => {
     ]);
     for (const [k, a] of Object.entries<any>(emb.metrics.attach)) expectFinite(a, ATTACH, `embedded.attach.${k}`);
     expectFinite(emb.metrics.idle_memory, MEMORY, 'embedded.idle_memory');
+    expectFinite(emb.metrics.fanout_big, FANOUT, 'embedded.fanout_big');
+    expect(emb.metrics.fanout_big.observers).toBe(report.profile.bigFanout.observers);
+  });
+
+  it('has the peer (wetty) and the raw uWS publish floor from the same run', () => {
+    const wetty = report.targets.wetty;
+    expect({ status: wetty.status, errors: wetty.errors }).toEqual({ status: 'ok', errors: {} });
+    expectFinite(wetty.metrics.echo_1, ECHO, 'wetty.echo_1');
+    expectFinite(wetty.metrics.throughput['1'], FANOUT, 'wetty.throughput.1');
+    const floor = report.targets['uws-floor'];
+    expect({ status: floor.status, errors: floor.errors }).toEqual({ status: 'ok', errors: {} });
+    for (const n of report.profile.observers) expectFinite(floor.metrics.throughput[String(n)], FANOUT, `floor.${n}`);
+    expectFinite(floor.metrics.fanout_big, FANOUT, 'floor.fanout_big');
+    expectFinite(report.ratios_to_wetty.embedded, ['echo_1_p50', 'throughput_1_per_observer'], 'ratios_to_wetty');
+    expectFinite(report.ratios.embedded, ['fanout_big_total'], 'ratios.embedded (floor)');
   });
 
   it('computes every ratio against the raw baseline', () => {
@@ -119,8 +134,9 @@ describe('npm run bench -- --tiny (smoke)', () => {
   });
 
   it('prints the table with a row per figure and a column per target', () => {
-    expect(stdout).toMatch(/^metric\s+raw-node-pty\s+embedded\s+cluster$/m);
-    expect(stdout).toMatch(/^echo p50 ms, 1 session\s+\S+\s+\S+ \([\d.]+x\)/m);
+    expect(stdout).toMatch(/^metric\s+raw-node-pty\s+uws-floor\s+wetty\s+embedded\s+cluster$/m);
+    // raw, floor (no echo), wetty (ratio to raw), embedded (ratios to raw and to wetty)
+    expect(stdout).toMatch(/^echo p50 ms, 1 session\s+\S+\s+n\/a\s+\S+ \([\d.]+x\)\s+\S+ \([\d.]+x, [\d.]+x wetty\)/m);
     expect(stdout).toMatch(/^JSON: /m);
   });
 });

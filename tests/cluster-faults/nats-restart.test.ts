@@ -54,18 +54,18 @@ async function attachedShell(f: FaultCluster): Promise<Attached> {
   return { sessionId, typist, watcher };
 }
 
-/** SIGTERM, 1 s down, start again; waits until both edges are ready again. */
-async function restartNats(f: FaultCluster, label: string): Promise<void> {
+/** SIGTERM (or `signal`), 1 s down, start again; waits until both edges are ready again. */
+async function restartNats(f: FaultCluster, label: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const [edgeA, edgeB] = f.cluster.edges as [(typeof f.cluster.edges)[0], (typeof f.cluster.edges)[0]];
   const stoppedAt = Date.now();
-  await nats!.stop('SIGTERM');
+  await nats!.stop(signal);
   const notReadyMs = await waitReadyz(edgeA.httpUrl, 503, 10_000);
   await new Promise((r) => setTimeout(r, 1000));
   await nats!.start();
   const readyA = await waitReadyz(edgeA.httpUrl, 200, 20_000);
   const readyB = await waitReadyz(edgeB.httpUrl, 200, 20_000);
   process.stdout.write(
-    `nats-restart(${label}): edge A not ready ${notReadyMs} ms after SIGTERM; ready again ${readyA} ms (A) / ${readyB} ms (B) after the restart; outage ${since(stoppedAt)} ms\n`,
+    `nats-restart(${label}): edge A not ready ${notReadyMs} ms after ${signal}; ready again ${readyA} ms (A) / ${readyB} ms (B) after the restart; outage ${since(stoppedAt)} ms\n`,
   );
 }
 
@@ -132,5 +132,45 @@ describe('nats-server restarted mid-session', () => {
     const all = await expectWholeLog(f, sessionId);
     expect(all).toMatch(/during_outage_42/);
     expect(all).toMatch(marker('after_restart').re);
+  });
+
+  it('a stream printing while NATS is killed reaches the log and both edges whole, in order, once', async () => {
+    const f = fc();
+    const { sessionId, typist, watcher } = await attachedShell(f);
+    // Bursts of 20 lines with a short sleep between: still printing when the server dies (and
+    // while it is down), with appends in flight at the kill.
+    const lines = 3000;
+    typist.input(
+      `i=0; while [ $i -lt ${lines} ]; do i=$((i+1)); echo line_$i; [ $((i % 20)) -eq 0 ] && sleep 0.01; done; echo stream_$((40+2))_done\n`,
+    );
+    await typist.collectOutput(/line_50\r?\n/, 10_000);
+    const seenAtKill =
+      typist
+        .outputSince(0)
+        .toString('utf8')
+        .match(/line_\d+\r?\n/g)?.length ?? 0;
+    await restartNats(f, 'killed during a stream', 'SIGKILL');
+    process.stdout.write(
+      `nats-restart(killed during a stream): ${seenAtKill} of ${lines} lines were out at the kill\n`,
+    );
+
+    await typist.collectOutput(/stream_42_done/, 30_000).catch((err: Error) => {
+      throw new Error(`the stream never finished after the NATS kill: ${err.message}\n${f.logs()}`);
+    });
+    await watcher.collectOutput(/stream_42_done/, 10_000);
+    await typist.settle(300, 2000);
+    const everyLine = Array.from({ length: lines }, (_, i) => i + 1);
+    for (const c of [typist, watcher]) {
+      expect(sequenceReport(c.frames).problems).toEqual([]);
+      const seen = [
+        ...c
+          .outputSince(0)
+          .toString('utf8')
+          .matchAll(/line_(\d+)\r?\n/g),
+      ].map((m) => Number(m[1]));
+      expect(seen).toEqual(everyLine);
+    }
+    const all = await expectWholeLog(f, sessionId);
+    expect([...all.matchAll(/line_(\d+)\r?\n/g)].map((m) => Number(m[1]))).toEqual(everyLine);
   });
 });

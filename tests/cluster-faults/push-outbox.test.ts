@@ -13,11 +13,12 @@ import { useFaultCluster } from './support/cluster';
 jest.setTimeout(90_000);
 
 // Many attempts with a short backoff: nothing is given up on while the webhook is down.
-const fc = useFaultCluster({ pushAttempts: 100, pushBackoffMs: 100 });
+const fc = useFaultCluster({ pushAttempts: 100, pushBackoffMs: 100, pushAllowedHosts: ['127.0.0.1'] });
 
+/** A push notification body: an A2A v1.0 StreamResponse (ProtoJSON). */
 interface Notification {
-  status_update?: { task_id: string; status: { state: string }; final?: boolean };
-  artifact_update?: unknown;
+  statusUpdate?: { taskId: string; status: { state: string } };
+  artifactUpdate?: unknown;
 }
 
 function startWebhook(port: number, got: Notification[]): Promise<Server> {
@@ -32,7 +33,8 @@ function startWebhook(port: number, got: Notification[]): Promise<Server> {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-const label = (n: Notification) => (n.status_update ? n.status_update.status.state : 'artifact');
+const label = (n: Notification) =>
+  n.statusUpdate ? n.statusUpdate.status.state.replace(/^TASK_STATE_/, '') : 'artifact';
 
 describe('push notification outbox across an agent restart', () => {
   let webhook: Server | undefined;
@@ -91,7 +93,7 @@ describe('push notification outbox across an agent restart', () => {
       webhook = await startWebhook(port, got);
 
       await waitUntil(
-        () => got.some((n) => n.status_update?.final === true),
+        () => got.some((n) => n.statusUpdate?.status.state === 'TASK_STATE_COMPLETED'),
         20_000,
         'the final notification at the webhook',
       ).catch((err: Error) => {
@@ -100,7 +102,7 @@ describe('push notification outbox across an agent restart', () => {
       // In order; one notification may arrive twice (at least once), never out of order.
       const states = got.map(label).filter((s, i, all) => i === 0 || s !== all[i - 1]);
       expect(states).toEqual(['WORKING', 'artifact', 'COMPLETED']);
-      expect(got.every((n) => !n.status_update || n.status_update.task_id === taskId)).toBe(true);
+      expect(got.every((n) => !n.statusUpdate || n.statusUpdate.taskId === taskId)).toBe(true);
       expect(JSON.stringify(got)).toContain('outbox_survivor');
       // Delivered notifications leave the outbox.
       await waitUntil(async () => (await pending()) === 0, 10_000, 'the outbox to empty');

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from './support/ports';
+import { freePort } from '@pty-ws/testkit';
 
 jest.setTimeout(30_000);
 

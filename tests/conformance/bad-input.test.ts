@@ -134,21 +134,57 @@ describe('bad input', () => {
     await expectAlive(c);
   });
 
-  it('a frame bigger than maxFrameBytes closes that socket; the server keeps serving others', async () => {
+  it('a frame bigger than maxFrameBytes → Error INVALID_REQUEST (request id echoed), then close 1009; others are served', async () => {
     const c = await fresh();
-    const big = JSON.stringify({
-      op: 'ping',
-      id: newId(),
-      ts: rfc3339(),
-      payload: { client_ts: 'x'.repeat(MAX_FRAME + 1024) },
-    });
+    const id = newId();
+    const big = JSON.stringify({ op: 'ping', id, ts: rfc3339(), payload: { client_ts: 'x'.repeat(MAX_FRAME + 1024) } });
     c.sendRaw(big);
-    const closed = await Promise.race([c.closed, delay(3000).then(() => undefined)]);
-    expect(closed).toBeDefined();
-    expect(closed?.code).not.toBe(1000);
+    const closed = await c.closed;
+    expect(closed.code).toBe(1009);
+    const errors = c.frames.filter(is.error());
+    expect(errors).toHaveLength(1);
+    expectBindingError(jsonOf(errors[0]!), 'INVALID_REQUEST', id);
     // New connections are still accepted.
     const again = await fresh();
     await expectAlive(again);
+  });
+
+  it('a binary frame bigger than maxFrameBytes is refused the same way, and never reaches the PTY', async () => {
+    const bin = await ctx().attach(sessionId, { protocols: [SUBPROTOCOL_BINARY] });
+    await joinSession(bin, { role: 'controller' });
+    const m = marker('hugebinary');
+    const watchFrom = watcher.mark();
+    bin.inputBinary(Buffer.concat([Buffer.from(m.cmd), Buffer.alloc(MAX_FRAME, 0x20)]));
+    expect((await bin.closed).code).toBe(1009);
+    expectBindingError(jsonOf(bin.frames.find(is.error())!), 'INVALID_REQUEST');
+    await delay(300);
+    expect(watcher.outputSince(watchFrom).toString()).not.toMatch(m.re);
+  });
+
+  it('a frame beyond four times maxFrameBytes is dropped by uWS without a close frame (1006, SECURITY.md)', async () => {
+    const c = await fresh();
+    c.sendRaw(
+      JSON.stringify({ op: 'ping', id: newId(), ts: rfc3339(), payload: { client_ts: 'x'.repeat(5 * MAX_FRAME) } }),
+    );
+    expect((await c.closed).code).toBe(1006);
+    expect(c.frames.filter(is.error())).toHaveLength(0);
+    await expectAlive(await fresh());
+  });
+
+  it('a text frame that is not valid UTF-8 is dropped by uWS without a close frame (1006, not 1007: SECURITY.md)', async () => {
+    const c = await fresh();
+    await expectAlive(c);
+    // ws sends a Buffer given with binary: false as a text frame, unvalidated.
+    c.sendRaw(
+      Buffer.concat([
+        Buffer.from('{"op":"ping","id":"u","payload":{"client_ts":"'),
+        Buffer.from([0xc3, 0x28, 0xff]),
+        Buffer.from('"}}'),
+      ]),
+      false,
+    );
+    expect((await c.closed).code).toBe(1006);
+    await expectAlive(await fresh());
   });
 
   it('a frame just under maxFrameBytes is accepted', async () => {

@@ -96,6 +96,41 @@ describe('keyframe cadence by frames (keyframe_interval_frames 5)', () => {
   });
 });
 
+/** The longest run of Output frames between two cadence Keyframes in `stream` (after the first one). */
+function longestRun(stream: Received[]): number {
+  let run = 0;
+  let maxRun = 0;
+  let started = false;
+  for (const r of stream) {
+    if (is.kind('Keyframe')(r)) {
+      if (started) maxRun = Math.max(maxRun, run);
+      started = true;
+      run = 0;
+    } else run += 1;
+  }
+  return maxRun;
+}
+
+describe('keyframe cadence under steady output (keyframe_interval_frames 20)', () => {
+  // Small frames: many Output frames from a short burst.
+  const ctx = useServer({ keyframeIntervalFrames: 20, keyframeIntervalS: 3600, outputFrameBytes: 1024 });
+
+  it('never lets more than keyframe_interval_frames Output frames pass between cadence Keyframes', async () => {
+    const s = (await ctx().createSession(shell())).session_id;
+    const ctl = await ctx().attach(s);
+    await joinSession(ctl, { role: 'controller' });
+    const from = ctl.mark();
+    // Output as fast as the PTY takes it: snapshots are always overtaken, so only the bound holds.
+    ctl.input('i=0; while [ $i -lt 8000 ]; do echo steady-line-$i; i=$((i+1)); done; echo STEADY_$((3+3))\n');
+    await ctl.collectOutput(/STEADY_6/, 20_000, from);
+    await ctl.settle(200);
+    const { outputs, keyframes, stream } = cadence(ctl, from);
+    expect(outputs.length).toBeGreaterThanOrEqual(60);
+    expect(keyframes.length).toBeGreaterThanOrEqual(2);
+    expect(longestRun(stream)).toBeLessThanOrEqual(20);
+  });
+});
+
 describe('keyframe cadence by time (keyframe_interval_seconds 1)', () => {
   const ctx = useServer({ keyframeIntervalS: 1, keyframeIntervalFrames: 100000 });
 

@@ -192,6 +192,26 @@ describe('roles and membership', () => {
     expect(roles.map((r) => r.client_id)).toEqual([fa.clientId]);
   });
 
+  it('binding_goodbye after pty.leave_session carries the final MembershipChanged sequence (leave, downgrade then leave)', async () => {
+    const s = (await ctx().createSession(shell())).session_id;
+    const holders = [await ctx().attach(s), await ctx().attach(s)];
+    for (const h of holders) await joinSession(h, { role: 'controller' });
+    const full = await ctx().attach(s);
+    const flush = await joinSession(full, { role: 'controller' });
+    expect(flush.roleAssigned).toMatchObject({ role: 'observer', downgraded: true });
+    for (const c of [full, holders[0]!]) {
+      const from = c.mark();
+      c.send('pty.leave_session', {});
+      expect((await c.closed).code).toBe(1000);
+      const after = c.frames.slice(from);
+      const goodbye = after.find(is.op('binding_goodbye')) as Received;
+      const lastMembership = [...after].reverse().find(is.kind('MembershipChanged'));
+      // README interpretation 1: the goodbye carries the last log frame written to the socket.
+      if (lastMembership) expect(seqOf(goodbye)).toBe(seqOf(lastMembership));
+      expect(seqOf(goodbye)).toBe(Math.max(...c.frames.map((r) => seqOf(r) ?? 0)));
+    }
+  });
+
   it('extension scenario 5: mid-session join — RoleAssigned, MembershipChanged, Keyframe (anchor ≥ 0), then live frames', async () => {
     const s = (await ctx().createSession(shell())).session_id;
     const ctl = await ctx().attach(s);

@@ -129,8 +129,8 @@ export function artifactText(task: Task): string {
   for (const a of task.artifacts ?? []) {
     for (const p of a.parts) {
       if ('text' in p && typeof p.text === 'string') out.push(p.text);
-      else if ('file' in p && typeof p.file.bytes === 'string')
-        out.push(Buffer.from(p.file.bytes, 'base64').toString('utf8'));
+      else if ('file' in p && typeof (p.file as { bytes?: unknown }).bytes === 'string')
+        out.push(Buffer.from((p.file as { bytes: string }).bytes, 'base64').toString('utf8'));
       else if ('data' in p) out.push(JSON.stringify(p.data));
     }
   }

@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, startTestServer, type TestServer } from '@pty-ws/testkit';
-import { DASHBOARD_CSP, mountStatic } from '../../services/edge/src/http/static';
-import { uWS, type us_listen_socket } from '../../services/edge/src/uws';
+import { DASHBOARD_CSP, mountStatic, uWS, type us_listen_socket } from '@pty-ws/edge/internal';
 import { ensureDashboardBuilt } from './harness';
 
 let server: TestServer;

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import * as YAML from 'yaml';
-import { DEFAULTS, EDGE_ENTRY, KNOWN_ENV, SECRET_ENV } from './lib/contract';
+import { DEFAULTS, defaultEdgeGrpcPort, EDGE_ENTRY, KNOWN_ENV, SECRET_ENV } from './lib/contract';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FILE = path.join(ROOT, 'docker-compose.yml');
@@ -166,7 +166,7 @@ test('the load balancer passes gRPC (HTTP/2) to every edge on PTYWS_GRPC_PORT', 
   const mount = (lbSvc.volumes as string[]).find((v) => v.startsWith('./deploy/compose/'))!;
   const conf = fs.readFileSync(path.join(ROOT, mount.split(':')[0]!), 'utf8');
   for (const [name, s] of edges) {
-    const port = envOf(s).PTYWS_GRPC_PORT ?? String(DEFAULTS.edgeGrpcPort);
+    const port = envOf(s).PTYWS_GRPC_PORT ?? String(defaultEdgeGrpcPort(envOf(s).PTYWS_PORT));
     expect([name, s.expose]).toEqual([name, expect.arrayContaining([port])]);
     expect(conf).toContain(`server ${name}:${port}`);
   }

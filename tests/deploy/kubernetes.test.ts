@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
-import { DEFAULTS, KNOWN_ENV, METRICS, SECRET_ENV } from './lib/contract';
+import { DEFAULTS, defaultEdgeGrpcPort, KNOWN_ENV, METRICS, SECRET_ENV } from './lib/contract';
 import {
   connectionAllowed,
   containerEnv,
@@ -237,7 +237,9 @@ describe.each(TARGETS)('%s', (target) => {
     expect(http.containerPort).toBe(Number(env.get('PTYWS_PORT')?.value ?? DEFAULTS.edgePort));
     // gRPC (A2A + admin services) on its own declared port, exposed by a Service.
     const grpcPort = resolvePort(c.ports, 'grpc');
-    expect(grpcPort?.containerPort).toBe(Number(env.get('PTYWS_GRPC_PORT')?.value ?? DEFAULTS.edgeGrpcPort));
+    expect(grpcPort?.containerPort).toBe(
+      Number(env.get('PTYWS_GRPC_PORT')?.value ?? defaultEdgeGrpcPort(env.get('PTYWS_PORT')?.value)),
+    );
     const edgeServices = kinds(objects(), 'Service').filter((svc) => selectorMatches(svc.spec.selector, edge.labels));
     expect(edgeServices.some((svc) => (svc.spec.ports as Obj[]).some((p) => p.targetPort === 'grpc'))).toBe(true);
     const tls = !!env.get('PTYWS_TLS_CERT')?.value;

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
-import { tracingRequested } from '../../packages/telemetry/src/tracing';
+import { tracingRequested } from '@pty-ws/telemetry';
 import { containerEnv, workloads } from './lib/k8s-helpers';
 import { renderKustomization, type Obj } from './lib/kustomize';
 

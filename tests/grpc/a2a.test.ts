@@ -4,7 +4,7 @@
  * listed and cancelled over the other with identical results — plus auth, extension activation
  * and bad input mapped to gRPC status codes.
  */
-import { A2A_TYPES, fromProtoMessage, type a2a } from '@pty-ws/a2a-proto';
+import { A2A_TYPES, decodeRpcStatus, fromProtoMessage, type a2a } from '@pty-ws/a2a-proto';
 import { EXTENSION_URI, newId, type Task } from '@pty-ws/protocol';
 import { is, taskUpdateOf, type TestClient } from '@pty-ws/testkit';
 import { call, clients, collect, grpc, meta, statusOf, useGrpcServer, type Clients } from './support';
@@ -215,6 +215,25 @@ describe('gRPC A2AService', () => {
     );
   });
 
+  it('A2A errors carry google.rpc.ErrorInfo in grpc-status-details-bin (A2A §10.6)', async () => {
+    const err = (await call(svc(), svc().GetTask, { id: newId() }, asAdmin()).catch((e: unknown) => e)) as {
+      code: number;
+      metadata: grpc.Metadata;
+    };
+    expect(err.code).toBe(grpc.status.NOT_FOUND);
+    const raw = err.metadata.get('grpc-status-details-bin')[0];
+    expect(Buffer.isBuffer(raw)).toBe(true);
+    const status = decodeRpcStatus(raw as Buffer);
+    expect(status.code).toBe(grpc.status.NOT_FOUND);
+    expect(status.details).toEqual([
+      expect.objectContaining({
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'TASK_NOT_FOUND',
+        domain: 'a2a-protocol.org',
+      }),
+    ]);
+  });
+
   it('bad input: INVALID_ARGUMENT, NOT_FOUND, UNIMPLEMENTED', async () => {
     expect((await statusOf(call(svc(), svc().GetTask, { id: newId() }, asAdmin()))).code).toBe(grpc.status.NOT_FOUND);
     expect((await statusOf(call(svc(), svc().GetTask, {}, asAdmin()))).code).toBe(grpc.status.INVALID_ARGUMENT);
@@ -232,8 +251,9 @@ describe('gRPC A2AService', () => {
     expect(
       (await statusOf(call(svc(), svc().SendMessage, { message: message('x', 'no-such-session') }, asAdmin()))).code,
     ).toBe(grpc.status.INVALID_ARGUMENT);
+    // ExtendedAgentCardNotConfigured (A2A §5.4: FAILED_PRECONDITION), as on the HTTP bindings.
     expect((await statusOf(call(svc(), svc().GetExtendedAgentCard, {}, asAdmin()))).code).toBe(
-      grpc.status.UNIMPLEMENTED,
+      grpc.status.FAILED_PRECONDITION,
     );
   });
 });

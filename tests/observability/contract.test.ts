@@ -5,7 +5,7 @@
  */
 import { CONFIG_VARIABLES, loadConfig } from '@pty-ws/config';
 import { Metrics } from '@pty-ws/telemetry';
-import { DEFAULTS, KNOWN_ENV, METRIC_LABELS, METRICS } from '../deploy/lib/contract';
+import { DEFAULTS, defaultEdgeGrpcPort, KNOWN_ENV, METRIC_LABELS, METRICS } from '../deploy/lib/contract';
 
 describe('metrics registry ↔ contract', () => {
   const metrics = new Metrics({ defaultMetrics: false });
@@ -38,6 +38,12 @@ describe('configuration table ↔ contract', () => {
     const config = loadConfig({});
     expect(config.agentMetricsPort).toBe(DEFAULTS.agentMetricsPort);
     expect(config.gracePeriodS).toBe(DEFAULTS.gracePeriodS);
+  });
+
+  it('derives the gRPC port from PTYWS_PORT as the contract does', () => {
+    expect(loadConfig({}).grpcPort).toBe(DEFAULTS.edgeGrpcPort);
+    for (const port of ['8080', '8081', '9000'])
+      expect(loadConfig({ PTYWS_PORT: port }).grpcPort).toBe(defaultEdgeGrpcPort(port));
   });
 
   it('every operations variable of the config table is one the deploy artifacts may set', () => {

@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
 import { SUBPROTOCOL_JSON } from '@pty-ws/protocol';
-import { TestContext, joinSession, waitUntil } from '@pty-ws/testkit';
-import { freePort, httpGet, shell } from './support';
+import { TestContext, freePort, joinSession, waitUntil } from '@pty-ws/testkit';
+import { httpGet, shell } from './support';
 
 const PROMETHEUS = '/usr/bin/prometheus';
 const RULES = path.resolve(__dirname, '../../deploy/prometheus/rules/ptyws.rules.yml');

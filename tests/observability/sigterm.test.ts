@@ -4,27 +4,22 @@
  * promptly; a session that will not die is cut off by PTYWS_GRACE_PERIOD_S (exit 1). The agent's
  * own metrics server runs when PTYWS_AGENT_METRICS_PORT is set.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { TestClient, http, joinSession, waitUntil, type TestServer } from '@pty-ws/testkit';
+import {
+  TestClient,
+  http,
+  joinSession,
+  startStandaloneProcess,
+  waitUntil,
+  type StandaloneProcess,
+  type TestServer,
+} from '@pty-ws/testkit';
 import { httpGet, outputText } from './support';
 
 const ROOT = path.resolve(__dirname, '../..');
-const MAIN = path.join(ROOT, 'services/standalone/dist/main.js');
 
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  httpUrl: string;
-  wsUrl: string;
-  instanceId: string;
-  token: string;
-  agentMetricsPort?: number;
-  stdout: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-}
-
-const children = new Set<ChildProcessWithoutNullStreams>();
+const children = new Set<StandaloneProcess>();
 
 beforeAll(() => {
   // Incremental: a no-op when dist is current (npm test builds first anyway).
@@ -37,58 +32,17 @@ beforeAll(() => {
 }, 130_000);
 
 afterEach(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children) c.kill();
   children.clear();
 });
 
-async function startMain(env: Record<string, string> = {}): Promise<Started> {
-  const token = `ptyws_${randomBytes(24).toString('base64url')}`;
-  // Only our PTYWS_* variables: the loader rejects unknown ones, and the caller's must not leak in.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PTYWS_')));
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: {
-      ...base,
-      PTYWS_HOST: '127.0.0.1',
-      PTYWS_PORT: '0',
-      PTYWS_ADMIN_TOKEN: token,
-      PTYWS_SHELL: '/bin/sh',
-      PTYWS_LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-  );
-  const m = await waitUntil(
-    () => {
-      if (child.exitCode !== null) throw new Error(`main exited ${child.exitCode}: ${out}${err}`);
-      return /pty-ws listening on (http:\/\/\S+) \(instance '([^']+)'/.exec(out) ?? undefined;
-    },
-    15_000,
-    'main.js to print its URL',
-  );
-  const agent = /agent metrics server on port (\d+)/.exec(out);
-  const httpUrl = m[1]!;
-  return {
-    child,
-    httpUrl,
-    wsUrl: httpUrl.replace(/^http/, 'ws'),
-    instanceId: m[2]!,
-    token,
-    ...(agent ? { agentMetricsPort: Number(agent[1]) } : {}),
-    stdout: () => out,
-    exited,
-  };
+async function startMain(env: Record<string, string> = {}): Promise<StandaloneProcess> {
+  const s = await startStandaloneProcess(env);
+  children.add(s);
+  return s;
 }
 
-async function createSession(s: Started, body: Record<string, unknown>): Promise<string> {
+async function createSession(s: StandaloneProcess, body: Record<string, unknown>): Promise<string> {
   // testkit's http() only reads the URL and the admin token of the server it is given.
   const server = { httpUrl: s.httpUrl, adminToken: s.token } as TestServer;
   const res = await http(server, 'POST', '/api/v1/sessions', { json: body });
@@ -97,7 +51,7 @@ async function createSession(s: Started, body: Record<string, unknown>): Promise
   return id;
 }
 
-async function attach(s: Started, sessionId: string): Promise<TestClient> {
+async function attach(s: StandaloneProcess, sessionId: string): Promise<TestClient> {
   const c = await TestClient.connect(`${s.wsUrl}/agents/${s.instanceId}/sessions/${sessionId}/attach`, {
     token: s.token,
   });

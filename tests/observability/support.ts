@@ -1,6 +1,5 @@
 /** Shared by the observability tests: scraping /metrics and reading the text exposition. */
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import type { CreateSessionBody, Received, TestClient } from '@pty-ws/testkit';
 import { outputBytes } from '@pty-ws/testkit';
 
@@ -71,17 +70,4 @@ export function outputText(client: TestClient, from = 0): string {
     .slice(from)
     .map((r: Received) => outputBytes(r)?.toString('utf8') ?? '')
     .join('');
-}
-
-/** A free loopback TCP port (closed again before it is returned). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }

@@ -3,8 +3,6 @@
  * OTLP/HTTP JSON to a receiver in this test: the trace_id a client puts in service_parameters is
  * the trace of the spans, reaches every task event, and every log line about that task.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { newId, type Message, type TaskStatusUpdatePayload } from '@pty-ws/protocol';
 import { EDGE_SERVICE, AGENT_SERVICE, startTracing, tracingRequested, type Tracing } from '@pty-ws/telemetry';
 import {
@@ -12,6 +10,7 @@ import {
   is,
   joinSession,
   startCluster,
+  startStandaloneProcess,
   startTestServer,
   taskUpdateOf,
   type ClusterHandle,
@@ -199,35 +198,13 @@ describe('single-node mode (edge and agent in one process, two services)', () =>
 describe('single-node mode as `npm start` runs it (the real OTLP/HTTP JSON exporter)', () => {
   it('exports spans of both halves, chosen and addressed by the OTEL_* variables alone', async () => {
     const receiver = await OtlpReceiver.start();
-    const token = `ptyws_test_${newId().replace(/-/g, '')}`;
-    const child = spawn(process.execPath, [join(__dirname, '..', '..', 'services', 'standalone', 'dist', 'main.js')], {
-      env: {
-        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        HOME: process.env['HOME'] ?? '/tmp',
-        PTYWS_PORT: '0',
-        PTYWS_GRPC_PORT: '0',
-        PTYWS_ADMIN_TOKEN: token,
-        PTYWS_SHELL: '/bin/sh',
-        ...otlpEnv(receiver),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // The launcher gives it a free port (gRPC off with it) and an admin token of its own.
+    const server = await startStandaloneProcess({ PTYWS_LOG_LEVEL: 'warn', ...otlpEnv(receiver) });
+    const { child, httpUrl, token } = server;
     try {
-      let out = '';
-      const httpUrl = await new Promise<string>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`standalone did not start: ${out}`)), 15_000);
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /listening on (http:\/\/[^\s]+?)\/? /.exec(out);
-          if (m) {
-            clearTimeout(t);
-            resolve(m[1] as string);
-          }
-        });
-      });
       const trace = traceId();
       const sessionId = await createSession(httpUrl, token);
-      const url = `${httpUrl.replace(/^http/, 'ws')}/agents/local/sessions/${sessionId}/attach`;
+      const url = `${server.wsUrl}/agents/${server.instanceId}/sessions/${sessionId}/attach`;
       const { client } = await tracedTask(url, token, trace);
       await client.close();
       // SIGTERM: the service stops, then flushes its spans before it exits.
@@ -240,7 +217,7 @@ describe('single-node mode as `npm start` runs it (the real OTLP/HTTP JSON expor
       const edge = byName(spans, EDGE_SERVICE, 'SendStreamingMessage');
       expect(byName(spans, AGENT_SERVICE, 'agent.createTask').parentSpanId).toBe(edge.spanId);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      server.kill();
       await receiver.close();
     }
   }, 40_000);

@@ -1,7 +1,7 @@
 /**
  * The A2A control plane (HTTP+JSON, JSON-RPC, gRPC A2AService) and gRPC AdminService under the
  * edge's per-principal request limits (the PTYWS_CONN_RATE_* buckets attach upgrades use) and on
- * the audit trail: each binding refuses in its own form (HTTP 429, JSON-RPC -32029, gRPC
+ * the audit trail: each binding refuses in its own form (HTTP 429, JSON-RPC -32600 + HTTP 429, gRPC
  * RESOURCE_EXHAUSTED), counted in ptyws_rate_limited_total; task send/cancel, push-config
  * set/delete and admin session/token operations are recorded with who, what, binding and address.
  */
@@ -29,12 +29,20 @@ describe('A2A and gRPC admin request limits', () => {
       grpcPort: await freePort(),
     });
     c = clients(ctx.server.grpcAddresses[0]!);
+    // REST calls take from the same buckets: each minter mints at most BURST tokens.
+    for (let i = 0; i < 2; i++) minters.push((await ctx.mintToken({ scopes: ['pty:admin'] })).token);
   });
   afterAll(async () => {
     c?.close();
     await ctx?.dispose();
   });
-  const freshToken = async (scopes: string[]) => (await ctx.mintToken({ scopes: scopes as never })).token;
+  const minters: string[] = [];
+  let minted = 0;
+  const freshToken = async (scopes: string[]) => {
+    const minter = minters[Math.floor(minted++ / BURST)]!;
+    const res = await http(ctx.server, 'POST', '/api/v1/tokens', { token: minter, json: { scopes } });
+    return (res.body as { token: string }).token;
+  };
 
   it('HTTP+JSON answers 429 RATE_LIMITED past the burst, counted per principal', async () => {
     const before = await rateLimitedTotal(ctx, 'connections_principal');
@@ -51,7 +59,7 @@ describe('A2A and gRPC admin request limits', () => {
     expect(await rateLimitedTotal(ctx, 'connections_principal')).toBe((Number.isNaN(before) ? 0 : before) + 1);
   });
 
-  it('JSON-RPC answers error -32029 past the burst', async () => {
+  it('JSON-RPC answers -32600 (reason RATE_LIMITED) with HTTP 429 past the burst', async () => {
     const token = await freshToken(['pty:observe']);
     const list = () =>
       http(ctx.server, 'POST', `/agents/${ctx.server.instanceId}/a2a/jsonrpc`, {
@@ -59,9 +67,15 @@ describe('A2A and gRPC admin request limits', () => {
         json: rpcBody('ListTasks', {}),
       });
     for (let i = 0; i < BURST; i++) expect((await list()).body).toHaveProperty('result');
-    const refused = (await list()).body as { error?: { code: number; data?: Record<string, unknown> } };
-    expect(refused.error?.code).toBe(-32029);
-    expect(refused.error?.data).toMatchObject({ limit: 'connections_principal' });
+    const res = await list();
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const refused = res.body as { error?: { code: number; data?: unknown[] } };
+    expect(refused.error?.code).toBe(-32600);
+    expect(refused.error?.data?.[0]).toMatchObject({
+      reason: 'RATE_LIMITED',
+      metadata: { limit: 'connections_principal' },
+    });
   });
 
   it('gRPC A2AService and AdminService answer RESOURCE_EXHAUSTED past the burst', async () => {

@@ -47,9 +47,10 @@ function attach(
   url: string,
   tls: Tls,
   frames: (ws: WebSocket, f: { op: string; payload: Record<string, unknown> }) => boolean,
+  origin?: string,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, [SUBPROTOCOL_JSON], { ...tls });
+    const ws = new WebSocket(url, [SUBPROTOCOL_JSON], { ...tls, ...(origin !== undefined ? { origin } : {}) });
     ws.on('message', (data: Buffer) => {
       const f = JSON.parse(data.toString('utf8')) as { op: string; payload: Record<string, unknown> };
       if (f.op === 'Error') {
@@ -136,6 +137,16 @@ describe('mTLS (PTYWS_TLS_CA)', () => {
     expect((attachEvent?.['detail'] as Record<string, unknown>)['source_address']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
   });
 
+  it('a certificate alone does not let a foreign web page attach (cross-site WebSocket hijacking)', async () => {
+    // The browser presents the client certificate by itself; the page's Origin gives it away.
+    await expect(attach(ctx.server.attachUrl(sessionId), client, () => true, 'https://evil.example')).rejects.toThrow(
+      'HTTP 403',
+    );
+    // The same origin attaches (cluster mode: attach URLs alternate between edges, so one URL).
+    const url = ctx.server.attachUrl(sessionId);
+    await attach(url, client, (_ws, f) => f.op === 'binding_hello', `https://${new URL(url).host}`);
+  });
+
   it('the AgentCard publishes the mutualTLS scheme it enforces (binding §7.1.2)', async () => {
     const card = await httpsJson(
       `${ctx.server.httpUrl}/agents/${ctx.server.instanceId}/.well-known/agent-card.json`,
@@ -143,9 +154,10 @@ describe('mTLS (PTYWS_TLS_CA)', () => {
       'GET',
     );
     expect(card.status).toBe(200);
-    const body = card.body as { securitySchemes: Record<string, { type: string }>; security: unknown[] };
-    expect(body.securitySchemes['mtls']).toEqual({ type: 'mutualTLS' });
-    expect(body.security).toContainEqual({ mtls: [] });
+    // A2A v1.0 ProtoJSON: the SecurityScheme oneof member, and a requirement naming the scheme.
+    const body = card.body as { securitySchemes: Record<string, object>; securityRequirements: unknown[] };
+    expect(body.securitySchemes['mtls']).toHaveProperty('mtlsSecurityScheme');
+    expect(body.securityRequirements).toContainEqual({ schemes: { mtls: {} } });
   });
 
   it('REST with the certificate alone has its scopes: no pty:admin, so 403', async () => {

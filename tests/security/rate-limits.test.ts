@@ -10,6 +10,7 @@ import {
   UpgradeRejected,
   delay,
   errorPayloadOf,
+  http,
   is,
   joinSession,
   tryUpgrade,
@@ -34,11 +35,18 @@ describe('connection rate per principal', () => {
   beforeAll(async () => {
     ctx = await TestContext.start({ connRatePerPrincipal: 1, connBurstPerPrincipal: 3 });
     sessionId = (await ctx.createSession(shell())).session_id;
+    // REST calls take from the principal's bucket too: the second test mints with its own admin.
+    minter = (await ctx.mintToken({ scopes: ['pty:admin'] })).token;
   });
+  let minter = '';
   afterAll(() => ctx.dispose());
 
   it('refuses the upgrade past the burst with HTTP 429 RATE_LIMITED and Retry-After', async () => {
-    const { token } = await ctx.mintToken({ scopes: ['pty:observe'], label: 'burst' });
+    const minted = await http(ctx.server, 'POST', '/api/v1/tokens', {
+      token: minter,
+      json: { scopes: ['pty:observe'], label: 'burst' },
+    });
+    const { token } = minted.body as { token: string };
     const url = ctx.server.attachUrl(sessionId);
     for (let i = 0; i < 3; i++) expect((await tryUpgrade(url, { token })).status).toBe(101);
     const refused = await TestClient.connect(url, { token }).then(
@@ -61,7 +69,11 @@ describe('connection rate per principal', () => {
   });
 
   it('refills: after a second the principal may connect again', async () => {
-    const { token } = await ctx.mintToken({ scopes: ['pty:observe'], label: 'refill' });
+    const minted = await http(ctx.server, 'POST', '/api/v1/tokens', {
+      token: minter,
+      json: { scopes: ['pty:observe'], label: 'refill' },
+    });
+    const { token } = minted.body as { token: string };
     const url = ctx.server.attachUrl(sessionId);
     for (let i = 0; i < 3; i++) await tryUpgrade(url, { token });
     expect((await tryUpgrade(url, { token })).status).toBe(429);
@@ -73,18 +85,18 @@ describe('connection rate per principal', () => {
 describe('connection rate per instance', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await TestContext.start({ connRatePerInstance: 1, connBurstPerInstance: 4 });
+    // Seven REST calls of the setup (a session, six tokens) take from the instance's bucket too.
+    ctx = await TestContext.start({ connRatePerInstance: 1, connBurstPerInstance: 11 });
   });
   afterAll(() => ctx.dispose());
 
   it('refuses the instance past its burst even for fresh principals', async () => {
     const { session_id } = await ctx.createSession(shell());
     const url = ctx.server.attachUrl(session_id);
+    const tokens: string[] = [];
+    for (let i = 0; i < 6; i++) tokens.push((await ctx.mintToken({ scopes: ['pty:observe'], label: `p${i}` })).token);
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const { token } = await ctx.mintToken({ scopes: ['pty:observe'], label: `p${i}` });
-      statuses.push((await tryUpgrade(url, { token })).status);
-    }
+    for (const token of tokens) statuses.push((await tryUpgrade(url, { token })).status);
     expect(statuses.slice(0, 4)).toEqual([101, 101, 101, 101]);
     expect(statuses.slice(4)).toContain(429);
     expect(await metric(ctx, 'connections_instance')).toBeGreaterThanOrEqual(1);

@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { SUBPROTOCOL_JSON, encodeBase64, newId } from '@pty-ws/protocol';
 import {
-  ServiceProcess,
   TestClient,
   delay,
   http,
@@ -21,8 +20,8 @@ import {
   joinSession,
   sessionFrameOf,
   startCluster,
+  startStandaloneProcess,
   testMode,
-  type ServiceHandle,
   type TestServer,
 } from '@pty-ws/testkit';
 import { shell } from '../conformance/support';
@@ -99,31 +98,24 @@ async function startEdgeProcess(dir: string): Promise<Edge> {
       stop: () => cluster.stop(),
     };
   }
-  const { service, match } = await ServiceProcess.start(
-    'standalone',
-    'services/standalone/dist/main.js',
-    {
-      ...LIMITS,
-      PTYWS_PORT: '0',
-      PTYWS_HOST: '127.0.0.1',
-      PTYWS_INSTANCE_ID: instance,
-      PTYWS_ADMIN_TOKEN: adminToken,
-      PTYWS_STATE_DIR: dir,
-      PTYWS_AUDIT_LOG: 'off',
-      PTYWS_LOG_LEVEL: 'warn',
-    },
-    /listening on (http:\/\/\S+) /,
-  );
-  const httpUrl = match[1]!;
-  const wsUrl = httpUrl.replace(/^http/, 'ws');
-  const url = (s: string) => `${wsUrl}/agents/${instance}/sessions/${s}/attach`;
-  const svc: ServiceHandle = service;
+  const standalone = await startStandaloneProcess({
+    ...LIMITS,
+    PTYWS_INSTANCE_ID: instance,
+    PTYWS_ADMIN_TOKEN: adminToken,
+    PTYWS_STATE_DIR: dir,
+    PTYWS_AUDIT_LOG: 'off',
+    PTYWS_LOG_LEVEL: 'warn',
+  });
+  const url = (s: string) => `${standalone.wsUrl}/agents/${instance}/sessions/${s}/attach`;
   return {
-    server: { httpUrl, adminToken },
-    pid: svc.child.pid!,
+    server: { httpUrl: standalone.httpUrl, adminToken },
+    pid: standalone.child.pid!,
     slowUrl: url,
     normalUrl: url,
-    stop: () => svc.stop(),
+    stop: async () => {
+      standalone.kill();
+      await standalone.exited;
+    },
   };
 }
 

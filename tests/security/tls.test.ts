@@ -101,6 +101,19 @@ describe('TLS', () => {
     expect(hello.op).toBe('binding_hello');
   });
 
+  it('answers with HSTS and nosniff under TLS', async () => {
+    const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request(`${ctx.server.httpUrl}/healthz`, { ca, agent: false }, (res) => {
+        res.resume();
+        resolve(res.headers);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('does not speak plain ws:// on the TLS port', async () => {
     const plain = ctx.server.attachUrl('x').replace(/^wss:/, 'ws:');
     await expect(tryUpgrade(plain, { token: ctx.server.adminToken, timeoutMs: 2000 })).rejects.toThrow();

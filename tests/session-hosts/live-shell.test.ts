@@ -11,6 +11,11 @@ import { findExecutable } from '@pty-ws/pty-agent';
 import { snapshotLines, until } from './multiplexer-view';
 import { INSTALLED, privateAgent, useServer } from './support';
 
+// Known flake, not understood yet: under a loaded CI box, bash inside tmux sometimes gives the task
+// after a cancel an empty artifact (the redraw carrying its output is not among the bytes between
+// the marks). A retry is logged, so the flake stays visible; a real regression fails every try.
+jest.retryTimes(2, { logErrorsBeforeRetry: true });
+
 const agent = privateAgent();
 const ctx = useServer({ stateDir: agent.stateDir, agentId: agent.agentId, taskTimeoutS: 20 }, agent.cleanup);
 const PATH_ENV = process.env['PATH'] ?? '/usr/bin:/bin';

@@ -51,7 +51,7 @@ function startAgent(): SessionManager {
     ptyHost: hosts,
     sessionHost: hosts.capabilities,
     managedHosts: hosts.managed,
-    tasks: new TaskService(new MemoryTaskStore(), new ShellTaskExecutor(10_000, 65536)),
+    tasks: new TaskService({ store: new MemoryTaskStore(), executor: new ShellTaskExecutor(10_000, 65536) }),
     retention: { minFrames: 100_000, minAgeMs: 3_600_000 },
     closedSessionTtlMs: 3_600_000,
     defaults: { shell: '/bin/sh', defaultCols: 80, defaultRows: 24 },

@@ -42,7 +42,7 @@ single('transcript files of an earlier run', () => {
   it('removes those past the TTL at start and keeps younger ones', async () => {
     const old = await runOnce('old_run');
     const recent = await runOnce('recent_run');
-    expect(filesOf(old).sort()).toEqual([`${old}.idx`, `${old}.jsonl.gz`]);
+    expect(filesOf(old).sort()).toEqual([`${old}.chunks`, `${old}.idx`]);
     expect(filesOf(recent)).toHaveLength(2);
     // The first run's files were last written two TTLs ago.
     const past = (Date.now() - 2 * TTL_S * 1000) / 1000;
@@ -50,7 +50,7 @@ single('transcript files of an earlier run', () => {
 
     const third = await runOnce('third_run');
     expect(filesOf(old)).toEqual([]);
-    expect(existsSync(path.join(dir, `${recent}.jsonl.gz`))).toBe(true);
+    expect(existsSync(path.join(dir, `${recent}.chunks`))).toBe(true);
     expect(filesOf(third)).toHaveLength(2);
   });
 });

@@ -7,7 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { TestContext, http, isRecord, joinSession, waitUntil, type HttpResponse } from '@pty-ws/testkit';
+import { TestContext, http, isRecord, joinSession, waitUntil as pollUntil, type HttpResponse } from '@pty-ws/testkit';
+
+/** Polls the REST API ten times a second: REST calls count against the principal's request rate (30/s). */
+const waitUntil = <T>(check: () => Promise<T | undefined | false>, timeoutMs: number, what: string) =>
+  pollUntil(check, timeoutMs, what, 100);
 
 interface Frame {
   sequence: number;

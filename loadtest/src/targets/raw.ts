@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { awaitEchoReady, sampleEcho, startTyping } from '../channel';
 import { spawnTracked, waitForOutput } from '../children';
-import { FloodReader } from '../flood';
+import { FloodReader, timeOneReader } from '../flood';
 import type { Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
@@ -38,28 +38,10 @@ async function rawFlood(bytes: number, timeoutMs: number, cleanup: Cleanup): Pro
   p.setListener((chunk) => reader.feed(chunk));
   // The shell needs a moment to reach `read`; input sent earlier waits in the tty anyway.
   const cpu = new CpuMeter([process.pid]);
-  const t0 = performance.now();
-  p.write(Buffer.from('\r'));
-  const timer = setTimeout(() => reader.abort(), timeoutMs);
-  await reader.done;
-  clearTimeout(timer);
-  if (reader.endAt === undefined) throw new Error(`flood did not end within ${timeoutMs} ms`);
-  const pct = round(cpu.percent(), 1);
-  const duration = reader.endAt - t0;
-  const rate = round(reader.bytes / 1e6 / (duration / 1000), 2);
-  return {
-    observers: 1,
-    bytes_per_observer: reader.bytes,
-    per_observer_mb_s: rate,
-    min_observer_mb_s: rate,
-    total_mb_s: rate,
-    duration_ms: round(duration, 1),
-    // One process hosts the PTY and reads it: its CPU is both figures.
-    server_cpu_pct: pct,
-    client_cpu_pct: pct,
-    lagged_observers: 0,
-    incomplete_observers: 0,
-  };
+  // One process hosts the PTY and reads it: its CPU is both figures.
+  let measured: number | undefined;
+  const pct = () => (measured ??= cpu.percent());
+  return timeOneReader(reader, () => p.write(Buffer.from('\r')), timeoutMs, { server: pct, client: pct });
 }
 
 async function rawIdleMemory(sessions: number): Promise<MemoryMetric> {
@@ -89,6 +71,6 @@ export async function benchRaw(p: Profile, result: TargetResult, budget: Budget)
   });
   // Fan-out and attach have no raw equivalent: a PTY has one reader and no history.
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await rawFlood(p.floodBytes, 30_000, c);
+    result.metrics.throughput['1'] = await rawFlood(p.streamBytes, 60_000, c);
   });
 }

@@ -48,8 +48,17 @@ export async function benchService(svc: Service, p: Profile, result: TargetResul
   });
   for (const n of p.observers) {
     await servicePhase(svc, result, `throughput_${n}`, budget, async (c) => {
-      result.metrics.throughput[String(n)] = await serviceFanout(svc, n, p.floodBytes, 60_000, c);
+      result.metrics.throughput[String(n)] = await serviceFanout(
+        svc,
+        n,
+        n === 1 ? p.streamBytes : p.floodBytes,
+        60_000,
+        c,
+      );
     });
   }
+  await servicePhase(svc, result, 'fanout_big', budget, async (c) => {
+    result.metrics.fanout_big = await serviceFanout(svc, p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c);
+  });
   if (!svc.death()) result.process['rss_end_kb'] = rssKb(svc.hostPid);
 }

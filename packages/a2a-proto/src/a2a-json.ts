@@ -16,6 +16,7 @@ export const A2A_TYPES = {
   ListTasksResponse: 'lf.a2a.v1.ListTasksResponse',
   TaskPushNotificationConfig: 'lf.a2a.v1.TaskPushNotificationConfig',
   ListTaskPushNotificationConfigsResponse: 'lf.a2a.v1.ListTaskPushNotificationConfigsResponse',
+  AgentCard: 'lf.a2a.v1.AgentCard',
 } as const;
 
 /**

@@ -6,6 +6,8 @@
 export * from './loader';
 export * from './proto-json';
 export * from './a2a-json';
+export * from './a2a-v1-json';
+export * from './rpc-status';
 export * from './grpc-package';
 export type * as a2a from './generated/a2a-types';
 export type * as admin from './generated/admin-types';

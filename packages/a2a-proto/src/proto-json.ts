@@ -30,6 +30,16 @@ export interface ProtoJsonOptions {
    * how a wire accepts older spellings of a message without loss.
    */
   upgrade?: (typeFullName: string, json: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Field names on output: `proto` (the original snake_case names, as pty-ws/v1 writes them) or
+   * `json` (lowerCamelCase, the proto3 JSON default that A2A v1.0 mandates). Input accepts both.
+   */
+  outputNames?: 'proto' | 'json';
+  /**
+   * Writes fields marked `(google.api.field_behavior) = REQUIRED` even when they hold their
+   * default value (`nextPageToken: ""`, `tasks: []`): A2A v1.0 requires them present.
+   */
+  writeRequired?: boolean;
 }
 
 const INT32 = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32']);
@@ -138,22 +148,29 @@ export class ProtoJson {
 
   private messageFromProto(type: protobuf.Type, message: ProtoObject): JsonObject {
     const out: JsonObject = {};
+    const jsonNames = this.options.outputNames === 'json';
     for (const field of type.fieldsArray) {
+      const name = jsonNames ? jsonName(field.name) : field.name;
+      const required = this.options.writeRequired === true && isRequired(field);
       const value = message[field.name];
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) {
+        const fallback = required ? defaultJson(field) : undefined;
+        if (fallback !== undefined) out[name] = fallback;
+        continue;
+      }
       if (field.map) {
         const entries = Object.entries(value as Record<string, unknown>);
-        if (entries.length === 0) continue;
-        out[field.name] = Object.fromEntries(entries.map(([k, v]) => [k, this.singleFromProto(field, v)]));
+        if (entries.length === 0 && !required) continue;
+        out[name] = Object.fromEntries(entries.map(([k, v]) => [k, this.singleFromProto(field, v)]));
       } else if (field.repeated) {
         const list = value as unknown[];
-        if (list.length === 0) continue;
-        out[field.name] = list.map((v) => this.singleFromProto(field, v));
+        if (list.length === 0 && !required) continue;
+        out[name] = list.map((v) => this.singleFromProto(field, v));
       } else {
         const v = this.singleFromProto(field, value);
         // proto3 JSON omits default scalars; presence fields (`optional`, oneof members) keep theirs.
-        if (!field.partOf && !field.resolvedType && isDefaultScalar(field.type, v)) continue;
-        out[field.name] = v;
+        if (!required && !field.partOf && !field.resolvedType && isDefaultScalar(field.type, v)) continue;
+        out[name] = v;
       }
     }
     return out;
@@ -177,6 +194,26 @@ export class ProtoJson {
 
 function jsonName(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+const FIELD_BEHAVIOR = '(google.api.field_behavior)';
+
+/** `[(google.api.field_behavior) = REQUIRED]` (protobufjs keeps the option as written). */
+function isRequired(field: protobuf.Field): boolean {
+  const behavior: unknown = field.options?.[FIELD_BEHAVIOR];
+  return behavior === 'REQUIRED' || (Array.isArray(behavior) && behavior.includes('REQUIRED'));
+}
+
+/** The JSON of an unset REQUIRED field: its default (a message has none to invent). */
+function defaultJson(field: protobuf.Field): JsonValue | undefined {
+  if (field.map) return {};
+  if (field.repeated) return [];
+  const resolved = field.resolvedType;
+  if (resolved instanceof protobuf.Enum) return resolved.valuesById[0] ?? null;
+  if (resolved) return undefined;
+  if (field.type === 'string' || field.type === 'bytes') return '';
+  if (field.type === 'bool') return false;
+  return INT64.has(field.type) ? '0' : 0;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { FINAL_UPDATE_STATES, TERMINAL_TASK_STATES, newId, type Task, type TaskState } from '@pty-ws/protocol';
+import { redactUrl } from './push/redact-url';
 import type {
   FrameLog,
   PushConfigRecord,
@@ -76,10 +77,12 @@ export class A2aCore implements A2aOperations {
       let task: Task;
       if (!push && !returnNow) {
         task = await this.deps.control.sendMessage(sessionId, request);
+        sent(ctx, sessionId, params, task.id);
       } else {
         // The task must exist (and its push config be stored) before it produces its first update.
         const created = await this.deps.control.createTask(sessionId, request);
-        if (push) await this.storePushConfig({ ...push, task_id: created.id }, ctx);
+        sent(ctx, sessionId, params, created.id);
+        if (push) await this.storePushConfig({ ...push, task_id: created.id }, ctx, sessionId);
         if (returnNow) {
           await this.deps.control.runTask(sessionId, created.id);
           task = (await this.deps.tasks.get(created.id))?.task ?? created;
@@ -102,7 +105,8 @@ export class A2aCore implements A2aOperations {
       const { sessionId, request } = await this.prepareSend(params, ctx);
       const push = params.configuration?.task_push_notification_config;
       const task = await this.deps.control.createTask(sessionId, request);
-      if (push) await this.storePushConfig({ ...push, task_id: task.id }, ctx);
+      sent(ctx, sessionId, params, task.id);
+      if (push) await this.storePushConfig({ ...push, task_id: task.id }, ctx, sessionId);
       // Subscribed before the task runs: no update can slip between the snapshot and the stream.
       const taskFeed = new TaskFeed(this.deps.log, sessionId, task.id, ctx.signal);
       try {
@@ -211,7 +215,13 @@ export class A2aCore implements A2aOperations {
       if (TERMINAL_TASK_STATES.has(rec.task.status.state)) {
         throw new A2aError('TaskNotCancelable', `task ${params.id} is already ${rec.task.status.state}`);
       }
-      return this.deps.control.cancelTask(rec.sessionId, params.id);
+      const task = await this.deps.control.cancelTask(rec.sessionId, params.id);
+      ctx.audit?.({
+        type: 'task_cancel',
+        sessionId: rec.sessionId,
+        detail: { task_id: task.id, state: task.status.state },
+      });
+      return task;
     });
   }
 
@@ -254,8 +264,8 @@ export class A2aCore implements A2aOperations {
       requireControl(ctx, 'configure push notifications');
       this.pushStore();
       if (!params.task_id) throw new A2aError('InvalidParams', "'task_id' is required");
-      visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
-      return view(await this.storePushConfig(params, ctx));
+      const rec = visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
+      return view(await this.storePushConfig(params, ctx, rec.sessionId));
     });
   }
 
@@ -300,8 +310,13 @@ export class A2aCore implements A2aOperations {
       checkCall(ctx);
       requireControl(ctx, 'configure push notifications');
       const store = this.pushStore();
-      visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
+      const rec = visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
       await store.delete(params.task_id, params.id);
+      ctx.audit?.({
+        type: 'push_config_delete',
+        sessionId: rec.sessionId,
+        detail: { task_id: params.task_id, config_id: params.id },
+      });
     });
   }
 
@@ -312,7 +327,11 @@ export class A2aCore implements A2aOperations {
     return this.deps.pushConfigs;
   }
 
-  private async storePushConfig(config: TaskPushNotificationConfig, ctx: CallContext): Promise<PushConfigRecord> {
+  private async storePushConfig(
+    config: TaskPushNotificationConfig,
+    ctx: CallContext,
+    sessionId: string,
+  ): Promise<PushConfigRecord> {
     const store = this.pushStore();
     const configId = config.id ?? newId();
     const existing = await store.list(config.task_id);
@@ -330,8 +349,19 @@ export class A2aCore implements A2aOperations {
       ...(config.authentication ? { authentication: { ...config.authentication } } : {}),
     };
     await store.put(record);
+    // Where task updates go, its secrets redacted; the token and credentials are never recorded.
+    ctx.audit?.({
+      type: 'push_config_set',
+      sessionId,
+      detail: { task_id: record.taskId, config_id: record.configId, url: redactUrl(record.url) },
+    });
     return record;
   }
+}
+
+/** A task was created for the message (before it runs: a send that then fails still happened). */
+function sent(ctx: CallContext, sessionId: string, params: SendMessageParams, taskId: string): void {
+  ctx.audit?.({ type: 'task_send', sessionId, detail: { task_id: taskId, message_id: params.message.message_id } });
 }
 
 /** Runs `fn`, turning whatever it throws into an A2aError (BindingErrors keep their meaning). */
@@ -382,7 +412,10 @@ function sessionIdIn(metadata: Record<string, unknown> | undefined): string | un
 
 /** `TASK_STATE_COMPLETED` (A2A v1.0) or `COMPLETED` (this wire) → the stored spelling. */
 function storedState(status: string): TaskState {
-  const bare = status.startsWith(STATE_PREFIX) ? status.slice(STATE_PREFIX.length) : status;
+  // TASK_STATE_WORKING (ProtoJSON), WORKING (pty-ws/v1), or working / input-required (the A2A
+  // 1.0 draft text's kebab-case, which some clients send in the `status` query parameter).
+  const upper = /^[a-z-]+$/.test(status) ? status.toUpperCase().replace(/-/g, '_') : status;
+  const bare = upper.startsWith(STATE_PREFIX) ? upper.slice(STATE_PREFIX.length) : upper;
   if (!KNOWN_STATES.has(bare)) throw new A2aError('InvalidParams', `'status' is not a task state: ${status}`);
   return bare as TaskState;
 }
@@ -393,13 +426,16 @@ function offsetOf(token: string): number {
   return n;
 }
 
-/** The config as the API shows it: credentials are write-only (observers may read configs). */
+/**
+ * The config as the API shows it (observers may read configs): credentials are write-only — the
+ * notification token and authentication credentials are never returned, and secrets in the URL
+ * (query values, userinfo) are redacted.
+ */
 function view(r: PushConfigRecord): TaskPushNotificationConfig {
   return {
     task_id: r.taskId,
     id: r.configId,
-    url: r.url,
-    ...(r.token !== undefined ? { token: r.token } : {}),
+    url: redactUrl(r.url),
     ...(r.authentication ? { authentication: { scheme: r.authentication.scheme } } : {}),
   };
 }

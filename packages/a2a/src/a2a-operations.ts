@@ -99,6 +99,19 @@ export interface CallContext {
   signal?: AbortSignal;
   /** The caller's network address, as the edge saw it (the audit trail's `source_address`). */
   sourceAddress?: string;
+  /**
+   * Where the core reports each change it made (task sent or canceled, push config stored or
+   * deleted — inline ones in a SendMessage included), with the session it concerns. The binding
+   * supplies it (the edge's audit trail); absent: not recorded.
+   */
+  audit?: (event: A2aAuditEvent) => void;
+}
+
+/** A change the core made on a caller's behalf (CallContext.audit). */
+export interface A2aAuditEvent {
+  type: 'task_send' | 'task_cancel' | 'push_config_set' | 'push_config_delete';
+  sessionId: string;
+  detail: Record<string, unknown>;
 }
 
 // ---- requests and results (snake_case, as on the pty-ws wire) ---------------------------------

@@ -12,5 +12,7 @@ export {
   type WebhookDelivererOptions,
   type WebhookTarget,
 } from './push/webhook-deliverer';
-export { dialectOf, renderEvent, renderList, renderSendResult, renderTask, type JsonDialect } from './render';
+export { renderA2a } from './render';
 export { STREAMING_METHODS, UNARY_METHODS, bindOperations } from './methods';
+export { redactUrl } from './push/redact-url';
+export { WebhookAddressPolicy, WebhookAddressRefused } from './push/ssrf-guard';

@@ -1,4 +1,5 @@
 import type { DataPart, Message, Part, Role } from '@pty-ws/protocol';
+import { MAX_JSON_DEPTH, jsonTooDeep } from '@pty-ws/protocol';
 import { A2aError } from './a2a-error';
 import type {
   AuthenticationInfo,
@@ -129,6 +130,8 @@ function part(value: unknown, i: number): Part {
 
 /** A2A Message JSON (either spelling) → the pty-ws wire Message. */
 export function parseMessage(value: unknown): Message {
+  // Every binding's messages come through here (gRPC Structs too): refuse what later walks would choke on.
+  if (jsonTooDeep(value)) throw new A2aError('InvalidParams', `'message' nests deeper than ${MAX_JSON_DEPTH} levels`);
   const m = asObject(value, "'message'");
   const messageId = reqString(m, 'message_id', 256);
   const rawRole = field(m, 'role');

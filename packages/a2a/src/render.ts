@@ -1,44 +1,24 @@
-import type { Task, TaskStatus } from '@pty-ws/protocol';
-import type { ListTasksResult, SendMessageResult, StreamEvent } from './a2a-operations';
+import { A2A_TYPES, toA2aV1, type JsonObject } from '@pty-ws/a2a-proto';
+import type { Task } from '@pty-ws/protocol';
+import type {
+  ListTaskPushNotificationConfigsResult,
+  ListTasksResult,
+  SendMessageResult,
+  StreamEvent,
+  TaskPushNotificationConfig,
+} from './a2a-operations';
 
 /**
- * How results are spelled on the JSON bindings. `pty-ws`: exactly the pty-ws/v1 wire JSON, so a
- * task read over REST or JSON-RPC equals the one read over the WebSocket. `a2a-v1`: the A2A v1.0
- * ProtoJSON enum spelling (`TASK_STATE_COMPLETED`) and no `final` on status updates, for callers
- * that announce `A2A-Version: 1.x` (the official SDK clients do). Field names stay snake_case in
- * both: ProtoJSON parsers accept them.
+ * The core's results as the A2A v1.0 JSON bindings (HTTP+JSON, JSON-RPC, SSE) and push
+ * notifications write them: ProtoJSON through `toA2aV1`, one mapping for every surface. The core
+ * and the pty-ws/v1 WebSocket keep the binding's own snake_case JSON.
  */
-export type JsonDialect = 'pty-ws' | 'a2a-v1';
-
-/** The dialect a request's `A2A-Version` header asks for. */
-export function dialectOf(a2aVersion: string | undefined): JsonDialect {
-  return a2aVersion !== undefined && /^\s*1(\.\d+)?\s*$/.test(a2aVersion) ? 'a2a-v1' : 'pty-ws';
-}
-
-const PREFIX = 'TASK_STATE_';
-
-function status(s: TaskStatus): TaskStatus {
-  return s.state.startsWith(PREFIX) ? s : ({ ...s, state: `${PREFIX}${s.state}` } as unknown as TaskStatus);
-}
-
-export function renderTask(task: Task, dialect: JsonDialect): Task {
-  return dialect === 'pty-ws' ? task : { ...task, status: status(task.status) };
-}
-
-export function renderEvent(event: StreamEvent, dialect: JsonDialect): StreamEvent {
-  if (dialect === 'pty-ws') return event;
-  if ('task' in event) return { task: renderTask(event.task, dialect) };
-  if ('status_update' in event) {
-    const { final: _final, ...rest } = event.status_update;
-    return { status_update: { ...rest, status: status(rest.status) } as typeof event.status_update };
-  }
-  return event;
-}
-
-export function renderSendResult(result: SendMessageResult, dialect: JsonDialect): SendMessageResult {
-  return 'task' in result ? { task: renderTask(result.task, dialect) } : result;
-}
-
-export function renderList(result: ListTasksResult, dialect: JsonDialect): ListTasksResult {
-  return dialect === 'pty-ws' ? result : { ...result, tasks: result.tasks.map((t) => renderTask(t, dialect)) };
-}
+export const renderA2a = {
+  task: (task: Task): JsonObject => toA2aV1(A2A_TYPES.Task, task),
+  event: (event: StreamEvent): JsonObject => toA2aV1(A2A_TYPES.StreamResponse, event),
+  sendResult: (result: SendMessageResult): JsonObject => toA2aV1(A2A_TYPES.SendMessageResponse, result),
+  list: (result: ListTasksResult): JsonObject => toA2aV1(A2A_TYPES.ListTasksResponse, result),
+  pushConfig: (config: TaskPushNotificationConfig): JsonObject => toA2aV1(A2A_TYPES.TaskPushNotificationConfig, config),
+  pushConfigs: (result: ListTaskPushNotificationConfigsResult): JsonObject =>
+    toA2aV1(A2A_TYPES.ListTaskPushNotificationConfigsResponse, result),
+};

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { MemoryPushOutbox } from '../../adapters-memory/src';
+import { MemoryPushOutbox } from '@pty-ws/adapters-memory';
 import { WebhookDeliverer, type PushMetrics } from '../src';
 
 interface Received {

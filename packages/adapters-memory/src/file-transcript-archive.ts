@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { access, mkdir, open, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import {
   EMPTY_ARCHIVE_STATS,
@@ -34,9 +34,10 @@ interface SessionFiles {
 }
 
 /**
- * The single-node TranscriptArchive: per session, `<dir>/<session>.jsonl.gz` holds the chunks as
- * consecutive gzip members (so `zcat` prints the whole transcript as JSONL) and
- * `<dir>/<session>.idx` one JSON line per chunk (range and byte offset) for range reads.
+ * The single-node TranscriptArchive: per session, `<dir>/<session>.chunks` holds the encoded
+ * chunks back to back (transcript-chunk.ts) and `<dir>/<session>.idx` one JSON line per chunk
+ * (range and byte offset) for range reads. A session archived before chunk format 2 keeps its
+ * `<session>.jsonl.gz` (gzip JSONL chunks), which is read and continued under that name.
  *
  * A chunk is written and fsynced before its index line, and an index line before `append`
  * resolves; bytes past the last indexed chunk (a crash between the two writes) are cut off the
@@ -114,10 +115,9 @@ export class FileTranscriptArchive implements TranscriptArchive {
 
   remove(sessionId: string): Promise<void> {
     return this.serialized(sessionId, async () => {
-      const { data, index } = this.paths(sessionId);
+      const base = path.join(this.dir, fileNameOf(sessionId));
       this.sessions.delete(sessionId);
-      await rm(data, { force: true });
-      await rm(index, { force: true });
+      for (const ext of FILE_EXTENSIONS) await rm(`${base}${ext}`, { force: true });
     });
   }
 
@@ -135,7 +135,7 @@ export class FileTranscriptArchive implements TranscriptArchive {
     const open = new Set([...this.sessions.keys()].map(fileNameOf));
     const newest = new Map<string, number>();
     for (const name of names) {
-      const m = /^(.+)\.(jsonl\.gz|idx)$/.exec(name);
+      const m = /^(.+)\.(chunks|jsonl\.gz|idx)$/.exec(name);
       if (!m || open.has(m[1]!)) continue;
       const mtime = await stat(path.join(this.dir, name)).then(
         (st) => st.mtimeMs,
@@ -146,16 +146,21 @@ export class FileTranscriptArchive implements TranscriptArchive {
     let pruned = 0;
     for (const [base, mtime] of newest) {
       if (now - mtime <= maxAgeMs) continue;
-      await rm(path.join(this.dir, `${base}.jsonl.gz`), { force: true });
-      await rm(path.join(this.dir, `${base}.idx`), { force: true });
+      for (const ext of FILE_EXTENSIONS) await rm(path.join(this.dir, `${base}${ext}`), { force: true });
       pruned++;
     }
     return pruned;
   }
 
-  private paths(sessionId: string): { data: string; index: string } {
-    const base = fileNameOf(sessionId);
-    return { data: path.join(this.dir, `${base}.jsonl.gz`), index: path.join(this.dir, `${base}.idx`) };
+  /** The data file is the legacy one if the session has it (archived before format 2). */
+  private async paths(sessionId: string): Promise<{ data: string; index: string }> {
+    const base = path.join(this.dir, fileNameOf(sessionId));
+    const legacy = `${base}${LEGACY_DATA}`;
+    const data = await access(legacy).then(
+      () => legacy,
+      () => `${base}${DATA}`,
+    );
+    return { data, index: `${base}${INDEX}` };
   }
 
   /** Loads a session's index once per process, repairing what a crash mid-append left. */
@@ -172,7 +177,7 @@ export class FileTranscriptArchive implements TranscriptArchive {
   private async load(sessionId: string): Promise<SessionFiles> {
     this.dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 });
     await this.dirReady;
-    const { data, index } = this.paths(sessionId);
+    const { data, index } = await this.paths(sessionId);
     const chunks: IndexLine[] = [];
     const text = await readFile(index, 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
@@ -209,6 +214,11 @@ export class FileTranscriptArchive implements TranscriptArchive {
     return next;
   }
 }
+
+const DATA = '.chunks';
+const LEGACY_DATA = '.jsonl.gz';
+const INDEX = '.idx';
+const FILE_EXTENSIONS = [DATA, LEGACY_DATA, INDEX];
 
 /** Session ids are UUIDs in practice; anything that is not a plain file name is hashed. */
 function fileNameOf(sessionId: string): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { UnsupportedAuditQuery, type AuditEvent } from '@pty-ws/ports';
-import { auditLogContract } from '../../testkit/src/contracts';
+import { auditLogContract } from '@pty-ws/testkit/contracts';
 import { JsonLinesAuditLog } from '../src';
 
 const dirs: string[] = [];

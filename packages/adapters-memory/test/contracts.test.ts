@@ -4,7 +4,7 @@ import {
   sessionRegistryContract,
   taskStoreContract,
   tokenStoreContract,
-} from '../../testkit/src/contracts';
+} from '@pty-ws/testkit/contracts';
 import {
   MemoryFrameLog,
   MemoryMembershipStore,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pushOutboxContract } from '../../testkit/src/contracts';
+import { pushOutboxContract } from '@pty-ws/testkit/contracts';
 import { FilePushOutbox, MemoryPushOutbox } from '../src';
 
 pushOutboxContract('memory', async () => ({ outbox: new MemoryPushOutbox(), cleanup: async () => {} }));

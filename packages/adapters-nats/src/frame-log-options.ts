@@ -1,9 +1,13 @@
 import { DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { OwnedStreamConfig } from './setup';
 import type { FrameSubjects } from './subjects';
 
 export interface JetStreamFrameLogOptions {
-  /** Subject prefix: `<prefix>.frames.<session>` (stored) and `<prefix>.live.<session>` (delivered). Default `ptyws`. */
+  /**
+   * Subject prefix: `<prefix>.frames.<session>` (stored), `<prefix>.live.<session>` (delivered) and
+   * `<prefix>.early.<session>` (small entries ahead of the store). Default `ptyws`.
+   */
   prefix?: string;
   /** Stream name; default `PTYWS_FRAMES_<PREFIX>`, so deployments sharing a NATS account stay apart. */
   stream?: string;
@@ -16,9 +20,15 @@ export interface JetStreamFrameLogOptions {
    * on regardless. Defaults to console.error.
    */
   onSubscriberError?: (error: unknown, sessionId: string) => void;
+  /**
+   * Opens the connection appends go out on, with reconnecting OFF (see append-channel.ts); called
+   * again after it drops. Given, a session's appends are pipelined (several acks outstanding);
+   * without it each append waits for the one before.
+   */
+  appendConnection?: () => Promise<NatsConnection>;
 }
 
-export type ResolvedFrameLogOptions = Required<JetStreamFrameLogOptions>;
+export type ResolvedFrameLogOptions = Required<Omit<JetStreamFrameLogOptions, 'appendConnection'>>;
 
 export function resolveFrameLogOptions(options: JetStreamFrameLogOptions): ResolvedFrameLogOptions {
   const prefix = options.prefix ?? 'ptyws';

@@ -6,7 +6,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
   SequenceConflictError,
   retentionKeeps,
@@ -16,8 +16,10 @@ import {
   type RetentionPolicy,
   type Unsubscribe,
 } from '@pty-ws/ports';
+import { AppendChannel, type Channel } from './append-channel';
 import { decode, decodeMeta, encodeEntry, encodeMark } from './codec';
 import { frameStreamConfig, resolveFrameLogOptions, type JetStreamFrameLogOptions } from './frame-log-options';
+import { LiveFeed } from './live-feed';
 import { ensureStream } from './setup';
 import { seqOf, SubjectReader, type Located } from './subject-reader';
 import { FrameSubjects } from './subjects';
@@ -29,11 +31,38 @@ interface Head {
 }
 
 /**
+ * The newest entry this process appended for a session. Set in the tick `append` is called, so
+ * the next append knows what it follows. Publishes go out strictly in order: each waits for its
+ * predecessor's `published`, not for its ack.
+ */
+interface Tail {
+  seq: number;
+  /** Resolves when its publish went out (with the channel it took), or undefined if it never will. */
+  published: Promise<Channel | undefined>;
+  /** Its stream sequence once stored, with every entry before it. */
+  streamSeq: number | undefined;
+  /** Resolves once stored (and all before it); rejects if it or an earlier in-flight one was not. */
+  stored: Promise<void>;
+}
+
+/** A pipelined append whose predecessor was not stored: it was not (or no longer is) in the log. */
+export class PredecessorNotStoredError extends Error {
+  constructor(sessionId: string, seq: number, cause: unknown) {
+    super(`frame log of ${sessionId}: entry ${seq - 1} was not stored, so ${seq} was not either`, { cause });
+    this.name = 'PredecessorNotStoredError';
+  }
+}
+
+/**
  * Publishes that lose to a trim's mark or a remote purge are retried under the fresh head; a
  * writer whose sequence is still the next one cannot be starved forever by a stream of trims.
  */
 const MAX_ATTEMPTS = 5;
 const EMPTY = new Uint8Array(0);
+/** Entries up to this many body bytes also go out early, ahead of the store (an echo, a prompt). */
+const EARLY_COPY_MAX_BYTES = 4096;
+/** Entries per log read when a subscriber fills a hole in its live feed. */
+const FILL_BATCH = 500;
 
 /**
  * The cluster FrameLog on one JetStream stream (see frame-log-options.ts for names).
@@ -49,14 +78,27 @@ const EMPTY = new Uint8Array(0);
  * else was appended meanwhile; a lost race is a SequenceConflictError. The newest message is
  * cached per session, so the owner's steady-state append is one publish round trip.
  *
+ * Pipelining (with `appendConnection`): an append made while the previous one's ack is still out
+ * is published at once on the same non-reconnecting connection, without the expectation (its
+ * predecessor's stream sequence is not known yet) — with it when that ack is already in. The
+ * server handles one connection's messages in order, so whatever it stored is a prefix of what
+ * was sent; an append settles only after its predecessor, and fails if that one failed. A
+ * predecessor the server rejected (a trim's mark got in between) while this one was stored
+ * would leave a hole: this one deletes itself before failing, and the sequencer appends both
+ * again. Without `appendConnection` every append waits for the one before.
+ *
  * Delivery: subscribers listen on `<prefix>.live.<S>`, where the stream republishes each message
- * once stored, in stream order. Rejected publishes never reach them.
+ * once stored, in stream order; rejected publishes never reach it. A small entry also goes out
+ * early on `<prefix>.early.<S>` (core NATS) as it is appended, and a subscriber delivers
+ * whichever copy of the next sequence comes first (live-feed.ts). An early copy of an append the
+ * stream then refused is only seen again as the same entry: the single writer retries that very
+ * entry (a second writer's refused entry is a SequenceConflictError either way).
  *
  * Trimming everything leaves a mark (a message that is no entry) holding the last sequence, so
  * bounds and the next append still know where the session is; readers and subscribers skip marks.
  */
 export class JetStreamFrameLog implements FrameLog {
-  private readonly heads = new Map<string, Head>();
+  private readonly tails = new Map<string, Tail>();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -65,6 +107,7 @@ export class JetStreamFrameLog implements FrameLog {
     private readonly subjects: FrameSubjects,
     private readonly reader: SubjectReader,
     private readonly onSubscriberError: (error: unknown, sessionId: string) => void,
+    private readonly channel: AppendChannel | undefined,
   ) {}
 
   /** Ensures the stream exists with the configuration the log relies on, then opens the log. */
@@ -81,17 +124,127 @@ export class JetStreamFrameLog implements FrameLog {
       subjects,
       new SubjectReader(jsm, js, resolved.stream),
       resolved.onSubscriberError,
+      options.appendConnection ? new AppendChannel(options.appendConnection) : undefined,
     );
+  }
+
+  /** Closes the append connection (after its in-flight appends); the shared connection is the caller's. */
+  async close(): Promise<void> {
+    await this.channel?.close();
   }
 
   get streamName(): string {
     return this.reader.stream;
   }
 
-  async append(sessionId: string, entry: LogEntry): Promise<void> {
+  append(sessionId: string, entry: LogEntry): Promise<void> {
+    const prev = this.tails.get(sessionId);
+    let published!: (via: Channel | undefined) => void;
+    const tail: Tail = {
+      seq: entry.seq,
+      published: new Promise((resolve) => (published = resolve)),
+      streamSeq: undefined,
+      stored: Promise.resolve(),
+    };
+    this.tails.set(sessionId, tail);
+    tail.stored = this.publishInTurn(sessionId, entry, prev, tail, published);
+    tail.stored.then(
+      () => undefined,
+      () => {
+        // Unknown outcome: the next append reads the head again (after its predecessors settle).
+        if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
+      },
+    );
+    return tail.stored;
+  }
+
+  /**
+   * Once the predecessor's publish is out: right behind it on the same open channel (pipelined),
+   * else after everything before has settled (serial). `published` is always called.
+   */
+  private async publishInTurn(
+    sessionId: string,
+    entry: LogEntry,
+    prev: Tail | undefined,
+    tail: Tail,
+    published: (via: Channel | undefined) => void,
+  ): Promise<void> {
+    try {
+      const via = prev ? await prev.published : undefined;
+      const channel = this.channel?.current();
+      if (prev && channel && via === channel && prev.seq === entry.seq - 1) {
+        return await this.pipelined(sessionId, entry, prev, tail, channel, published);
+      }
+      return await this.serial(sessionId, entry, prev, tail, published);
+    } finally {
+      published(undefined); // no-op once it was published
+    }
+  }
+
+  /** Published in this turn, behind `prev` on the same connection; settles after `prev`. */
+  private async pipelined(
+    sessionId: string,
+    entry: LogEntry,
+    prev: Tail,
+    tail: Tail,
+    channel: Channel,
+    published: (via: Channel) => void,
+  ): Promise<void> {
     const subject = this.subjects.frames(sessionId);
     const { headers, body } = encodeEntry(entry);
-    let head = this.heads.get(sessionId);
+    const expect = prev.streamSeq !== undefined ? { lastSubjectSequence: prev.streamSeq } : undefined;
+    const ack = channel.js.publish(subject, body, expect ? { headers, expect } : { headers });
+    this.publishEarly(sessionId, body, headers);
+    published(channel);
+    let own: { seq: number } | undefined;
+    let ownError: unknown;
+    try {
+      own = await ack;
+    } catch (error) {
+      ownError = error;
+    }
+    try {
+      await prev.stored;
+    } catch (error) {
+      if (own) {
+        // Stored behind a hole: take it out again before anyone relies on it.
+        await this.jsm.streams.deleteMessage(this.reader.stream, own.seq, false);
+      }
+      throw new PredecessorNotStoredError(sessionId, entry.seq, error);
+    }
+    if (!own) throw ownError;
+    tail.streamSeq = own.seq;
+  }
+
+  /**
+   * An early copy of a small entry (an echo), on the shared connection: the server handles a
+   * connection's input in batches and flushes what it routes after the batch, so a copy in the
+   * same write as the append would wait for the store. Large entries (a flood) only travel once,
+   * in the append: under load a second copy would cost more than the store's latency.
+   */
+  private publishEarly(sessionId: string, body: Uint8Array, headers: MsgHdrs): void {
+    if (body.length <= EARLY_COPY_MAX_BYTES) this.nc.publish(this.subjects.early(sessionId), body, { headers });
+  }
+
+  /** After everything before it settled: from the cached or a freshly read head, with the expectation. */
+  private async serial(
+    sessionId: string,
+    entry: LogEntry,
+    prev: Tail | undefined,
+    tail: Tail,
+    published: (via: Channel | undefined) => void,
+  ): Promise<void> {
+    let head: Head | undefined;
+    if (prev) {
+      await prev.stored.then(
+        () => {
+          if (prev.streamSeq !== undefined) head = { lastSeq: prev.seq, streamSeq: prev.streamSeq };
+        },
+        () => undefined,
+      );
+    }
+    const subject = this.subjects.frames(sessionId);
+    const { headers, body } = encodeEntry(entry);
     let fresh = false;
     for (let attempt = 1; ; attempt++) {
       if (!head) {
@@ -100,7 +253,6 @@ export class JetStreamFrameLog implements FrameLog {
       }
       const expected = head.lastSeq + 1;
       if (entry.seq !== expected) {
-        this.heads.delete(sessionId);
         // A cached head may be behind another process's appends: only a fresh one can refuse.
         if (!fresh) {
           head = undefined;
@@ -108,16 +260,19 @@ export class JetStreamFrameLog implements FrameLog {
         }
         throw new SequenceConflictError(sessionId, expected, entry.seq);
       }
+      const channel: Channel = this.channel ? await this.channel.open() : { js: this.js, nc: this.nc };
       try {
-        const ack = await this.js.publish(subject, body, { headers, expect: { lastSubjectSequence: head.streamSeq } });
-        this.heads.set(sessionId, { lastSeq: entry.seq, streamSeq: ack.seq });
+        const ack = channel.js.publish(subject, body, { headers, expect: { lastSubjectSequence: head.streamSeq } });
+        this.publishEarly(sessionId, body, headers);
+        // Only the append channel keeps what it stored a prefix of what it was sent.
+        published(this.channel ? channel : undefined);
+        tail.streamSeq = (await ack).seq;
         return;
       } catch (error) {
-        if (!isWrongLastSequence(error)) {
-          this.heads.delete(sessionId); // the publish may or may not have been stored: re-read on retry
-          throw error;
-        }
-        this.heads.delete(sessionId);
+        if (!isWrongLastSequence(error)) throw error; // may or may not have been stored: re-read on retry
+        // Appends may already be pipelined behind this publish: a second publish would land after
+        // them. Fail instead; they fail with it, and the sequencer appends them all again in order.
+        if (this.channel) throw error;
         // Someone appended (the re-read then refuses), or a trim's mark/purge moved the subject's
         // last message without changing the sequence (the re-read then allows a retry).
         head = undefined;
@@ -167,37 +322,40 @@ export class JetStreamFrameLog implements FrameLog {
   }
 
   subscribe(sessionId: string, onEntry: (entry: LogEntry) => void): Unsubscribe {
-    const sub = this.nc.subscribe(this.subjects.live(sessionId), {
-      callback: (error, msg) => {
-        if (error) {
-          this.report(error, sessionId);
-          return;
-        }
-        let entry: LogEntry;
-        try {
-          const decoded = decode(msg.headers, msg.data);
-          if (decoded.kind === 'mark') return;
-          entry = decoded.entry;
-        } catch (decodeError) {
-          this.report(decodeError, sessionId);
-          return;
-        }
-        try {
-          onEntry(entry);
-        } catch (subscriberError) {
-          // One broken consumer must not cost the others (or the connection) their entries.
-          this.report(subscriberError, sessionId);
-        }
-      },
+    const feed = new LiveFeed({
+      read: (afterSeq, toSeq) => this.read(sessionId, afterSeq, { toSeq, limit: FILL_BATCH }),
+      bounds: () => this.bounds(sessionId),
+      deliver: onEntry,
+      report: (error) => this.report(error, sessionId),
     });
+    const feedFrom = (subject: string, take: (entry: LogEntry) => void): Subscription =>
+      this.nc.subscribe(subject, {
+        callback: (error, msg) => {
+          if (error) return this.report(error, sessionId);
+          let decoded;
+          try {
+            decoded = decode(msg.headers, msg.data);
+          } catch (decodeError) {
+            return this.report(decodeError, sessionId);
+          }
+          if (decoded.kind === 'entry') take(decoded.entry);
+        },
+      });
+    const subs = [
+      feedFrom(this.subjects.live(sessionId), (e) => feed.stored(e)),
+      feedFrom(this.subjects.early(sessionId), (e) => feed.early(e)),
+    ];
     let active = true;
     return () => {
       if (!active) return;
       active = false;
-      try {
-        sub.unsubscribe();
-      } catch {
-        // The connection is already closed: the subscription went with it.
+      feed.dispose();
+      for (const sub of subs) {
+        try {
+          sub.unsubscribe();
+        } catch {
+          // The connection is already closed: the subscription went with it.
+        }
       }
     };
   }
@@ -229,7 +387,16 @@ export class JetStreamFrameLog implements FrameLog {
           headers: encodeMark(lastSeq),
           expect: { lastSubjectSequence: last.streamSeq },
         });
-        this.heads.set(sessionId, { lastSeq, streamSeq: ack.seq });
+        const tail = this.tails.get(sessionId);
+        // An append still in flight will meet the mark (and be retried); a settled head moves to it.
+        if (!tail || tail.streamSeq !== undefined) {
+          this.tails.set(sessionId, {
+            seq: lastSeq,
+            published: Promise.resolve(undefined),
+            streamSeq: ack.seq,
+            stored: Promise.resolve(),
+          });
+        }
         await this.purgeBelow(subject, ack.seq);
         return { firstSeq: lastSeq + 1, lastSeq };
       } catch (error) {
@@ -240,7 +407,7 @@ export class JetStreamFrameLog implements FrameLog {
   }
 
   async remove(sessionId: string): Promise<void> {
-    this.heads.delete(sessionId);
+    this.tails.delete(sessionId);
     await this.jsm.streams.purge(this.reader.stream, { filter: this.subjects.frames(sessionId) });
   }
 

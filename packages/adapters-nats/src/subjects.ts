@@ -16,6 +16,9 @@ export function assertSubjectPrefix(prefix: string): void {
  * subscribers listen on. Subscribing to the `frames` subject directly would also deliver publishes
  * the stream rejected (a lost sequence race): core NATS routes a message to subscribers whether or
  * not JetStream accepts it (checked against nats-server 2.9.10).
+ *
+ * A small entry (an echo) is also sent ahead on `<prefix>.early.<session>` (core NATS) as it is
+ * appended, so subscribers can show it before the store and its republish have happened.
  */
 export class FrameSubjects {
   constructor(readonly prefix: string) {
@@ -28,6 +31,10 @@ export class FrameSubjects {
 
   live(sessionId: string): string {
     return `${this.prefix}.live.${sessionToken(sessionId)}`;
+  }
+
+  early(sessionId: string): string {
+    return `${this.prefix}.early.${sessionToken(sessionId)}`;
   }
 
   /** What the stream captures. */

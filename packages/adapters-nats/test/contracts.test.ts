@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { frameLogContract, membershipStoreContract } from '../../testkit/src/contracts';
+import { frameLogContract, membershipStoreContract } from '@pty-ws/testkit/contracts';
 import { JetStreamFrameLog, KvMembershipStore } from '../src';
 import { connectForTest, dropAndClose, runNames } from './nats-fixture';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SequenceConflictError, type LogEntry, type OutputEntry } from '@pty-ws/ports';
-import { uniqueId, waitFor } from '../../testkit/src/contracts';
+import { uniqueId, waitFor } from '@pty-ws/testkit/contracts';
 import { connectNats, JetStreamFrameLog } from '../src';
 import { encodeMark } from '../src/codec';
 import { FrameSubjects } from '../src/subjects';

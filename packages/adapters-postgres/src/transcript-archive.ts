@@ -16,8 +16,8 @@ import { qualified, toMillis } from './sql';
 const READ_BATCH = 8;
 
 /**
- * The cluster TranscriptArchive on table `transcript_chunks`: one row per chunk (gzip JSONL,
- * shared codec), keyed by (session, first sequence). An insert only lands when the session's
+ * The cluster TranscriptArchive on table `transcript_chunks`: one row per chunk (the shared
+ * versioned codec of transcript-chunk.ts), keyed by (session, first sequence). An insert only lands when the session's
  * newest archived sequence is still the one the run continues, so the archive stays gapless even
  * if two agents briefly believed they owned a session; the loser gets SequenceConflictError.
  */

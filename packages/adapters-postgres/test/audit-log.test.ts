@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from '@jest/globals';
-import { auditLogContract } from '../../testkit/src/contracts';
+import { auditLogContract } from '@pty-ws/testkit/contracts';
 import { PgAuditLog, openPostgresAdapters, type PostgresAdapters } from '../src';
 import { createTestDatabase } from './pg-fixture';
 

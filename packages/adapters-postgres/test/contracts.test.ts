@@ -4,7 +4,7 @@ import {
   taskStoreContract,
   tokenStoreContract,
   transcriptArchiveContract,
-} from '../../testkit/src/contracts';
+} from '@pty-ws/testkit/contracts';
 import { openPostgresAdapters, PgTranscriptArchive, type PostgresAdapters } from '../src';
 import { createTestDatabase } from './pg-fixture';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Pool } from 'pg';
 import type { TaskRecord } from '@pty-ws/ports';
 import { encodePageToken as memoryPageToken } from '@pty-ws/ports';
-import { uniqueId } from '../../testkit/src/contracts';
+import { uniqueId } from '@pty-ws/testkit/contracts';
 import {
   connectPostgres,
   migrate,

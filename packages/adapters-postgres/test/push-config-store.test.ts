@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from '@jest/globals';
-import { pushConfigStoreContract } from '../../testkit/src/contracts';
+import { pushConfigStoreContract } from '@pty-ws/testkit/contracts';
 import { openPostgresAdapters, type PostgresAdapters } from '../src';
 import { createTestDatabase } from './pg-fixture';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from '@jest/globals';
-import { pushOutboxContract } from '../../testkit/src/contracts';
+import { pushOutboxContract } from '@pty-ws/testkit/contracts';
 import { openPostgresAdapters, PgPushOutbox, type PostgresAdapters } from '../src';
 import { createTestDatabase } from './pg-fixture';
 

@@ -32,6 +32,8 @@ import {
   TERMINAL_TASK_STATES,
   type BindingErrorCode,
   type ClientFrame,
+  type ClientFrameOf,
+  type ClientOp,
   type Envelope,
   type PtyRole,
   type Task,
@@ -201,8 +203,9 @@ export class FakeServer {
   }
 
   /** Replaces the default handling of a client op. */
-  override(op: string, handler: Handler): void {
-    this.overrides.set(op, handler);
+  override<K extends ClientOp>(op: K, handler: (conn: FakeConn, frame: ClientFrameOf<K>) => void): void {
+    // Looked up by the frame's own op, so the handler only ever sees frames of op K.
+    this.overrides.set(op, handler as Handler);
   }
 
   attached(): FakeConn[] {
@@ -387,21 +390,19 @@ export class FakeServer {
   }
 
   private handle(conn: FakeConn, f: ClientFrame): void {
-    const p = f.payload;
     switch (f.op) {
       case 'pty.join_session':
         return this.join(conn, f);
       case 'pty.session_input':
-        return this.input(conn, decodeBase64(String(p['data'])), f.id);
+        return this.input(conn, decodeBase64(f.payload.data), f.id);
       case 'pty.session_resize': {
-        const cols = Number(p['cols']);
-        const rows = Number(p['rows']);
+        const { cols, rows } = f.payload;
         if (conn.role !== 'controller') return conn.error('PERMISSION_DENIED', 'observers cannot resize', f.id);
         if (cols < 20 || rows < 5) return conn.error('INVALID_REQUEST', 'below 20x5', f.id);
         return this.resize(cols, rows);
       }
       case 'pty.request_role':
-        conn.role = p['role'] as PtyRole;
+        conn.role = f.payload.role;
         conn.sessionFrame({ kind: 'RoleAssigned', role: conn.role, client_id: conn.clientId });
         return this.membership();
       case 'pty.release_role':
@@ -431,8 +432,8 @@ export class FakeServer {
       }
       case 'GetTask':
       case 'CancelTask': {
-        const task = this.tasks.get(String(p['task_id']));
-        if (!task) return conn.error('TASK_NOT_FOUND', `Task ${String(p['task_id'])} not found`, f.id);
+        const task = this.tasks.get(f.payload.task_id);
+        if (!task) return conn.error('TASK_NOT_FOUND', `Task ${f.payload.task_id} not found`, f.id);
         if (f.op === 'GetTask') return conn.reply('GetTask.Response', { task }, f.id);
         if (TERMINAL_TASK_STATES.has(task.status.state))
           return conn.error('TASK_NOT_CANCELABLE', 'task is terminal', f.id);
@@ -442,7 +443,7 @@ export class FakeServer {
       case 'ListTasks':
         return conn.reply('ListTasks.Response', { tasks: [...this.tasks.values()], next_page_token: '' }, f.id);
       case 'SubscribeToTask': {
-        const taskId = String(p['task_id']);
+        const taskId = f.payload.task_id;
         if (!this.tasks.has(taskId)) return conn.error('TASK_NOT_FOUND', `Task ${taskId} not found`, f.id);
         if (typeof f.replay_from === 'number' && f.replay_from < this.evictedThrough) {
           return conn.error('REPLAY_OUT_OF_RANGE', 'replay_from precedes retained frames', f.id);
@@ -453,12 +454,12 @@ export class FakeServer {
         return;
       }
       case 'Unsubscribe':
-        conn.subscriptions.delete(String(p['task_id']));
+        conn.subscriptions.delete(f.payload.task_id);
         return conn.reply('Unsubscribe.Response', {}, f.id);
       case 'UpdateServiceParameters':
         return conn.reply('UpdateServiceParameters.Response', {}, f.id);
       case 'ping':
-        return conn.reply('pong', { client_ts: p['client_ts'], server_ts: rfc3339() }, f.id);
+        return conn.reply('pong', { client_ts: f.payload.client_ts, server_ts: rfc3339() }, f.id);
       default:
         if (PUSH_NOTIFICATION_OPS.has(f.op) || !(f.op in CLIENT_OPS)) {
           return conn.error('UNSUPPORTED_OPERATION', `unsupported operation '${f.op}'`, f.id);
@@ -467,20 +468,20 @@ export class FakeServer {
   }
 
   /** Join flush per README interpretation 3. */
-  private join(conn: FakeConn, f: ClientFrame): void {
+  private join(conn: FakeConn, f: ClientFrameOf<'pty.join_session'>): void {
     const p = f.payload;
     const controllers = this.attached().filter((c) => c.role === 'controller').length;
-    let role = (p['role'] as PtyRole | undefined) ?? this.options.defaultRole ?? 'controller';
+    let role: PtyRole = p.role ?? this.options.defaultRole ?? 'controller';
     let downgraded = false;
     if (role === 'controller' && controllers >= (this.options.maxControllers ?? 4)) {
       role = 'observer';
       downgraded = true;
     }
     conn.role = role;
-    conn.label = typeof p['client_label'] === 'string' ? p['client_label'] : undefined;
-    if (typeof p['cols'] === 'number' && typeof p['rows'] === 'number' && this.seq === 0) {
-      this.cols = p['cols'];
-      this.rows = p['rows'];
+    conn.label = p.client_label;
+    if (p.cols !== undefined && p.rows !== undefined && this.seq === 0) {
+      this.cols = p.cols;
+      this.rows = p.rows;
     }
     conn.sessionFrame(
       downgraded

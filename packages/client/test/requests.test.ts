@@ -26,7 +26,7 @@ describe('requests', () => {
     for (const t of tasks) server.tasks.set(t.id, t);
     const held: Array<() => void> = [];
     server.override('GetTask', (conn, f) => {
-      held.push(() => conn.reply('GetTask.Response', { task: server.tasks.get(String(f.payload['task_id'])) }, f.id));
+      held.push(() => conn.reply('GetTask.Response', { task: server.tasks.get(f.payload.task_id) }, f.id));
       if (held.length === 3) held.reverse().forEach((answer) => answer());
     });
     const got = await Promise.all(['a', 'b', 'c'].map((id) => client.getTask(id)));

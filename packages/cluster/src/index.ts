@@ -40,7 +40,11 @@ export async function openClusterBackend(config: Config, name: string): Promise<
     await nc.close();
     throw err;
   }
-  const log = await JetStreamFrameLog.open(nc, { prefix: config.natsPrefix });
+  const log = await JetStreamFrameLog.open(nc, {
+    prefix: config.natsPrefix,
+    // Its own connection, never reconnecting, so appends can be pipelined without risking a hole.
+    appendConnection: () => connectNats(natsUrl, `${name} (frame log appends)`, { reconnect: false }),
+  });
   const membership = await KvMembershipStore.open(nc, {
     bucket: `${config.natsPrefix.replace(/\./g, '_')}_membership`,
   });
@@ -69,6 +73,7 @@ export async function openClusterBackend(config: Config, name: string): Promise<
     healthy: () => natsUp && pgUp && !nc.isClosed(),
     async close() {
       clearInterval(probe);
+      await log.close();
       await nc.drain().catch(() => undefined);
       await pg.close().catch(() => undefined);
     },

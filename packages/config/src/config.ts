@@ -6,7 +6,7 @@ export interface Config {
   host: string;
   /** PTYWS_PORT, default 8080; 0 picks a free port (tests). */
   port: number;
-  /** PTYWS_GRPC_PORT, default 8082 (0 when PTYWS_PORT=0): the edge's gRPC server (A2A + admin services); 0 disables it. */
+  /** PTYWS_GRPC_PORT, default PTYWS_PORT + 2 (0 when PTYWS_PORT=0): the edge's gRPC server (A2A + admin services); 0 disables it. */
   grpcPort: number;
   /** PTYWS_GRPC_HOST: where the gRPC server listens; default PTYWS_HOST. */
   grpcHost?: string;
@@ -51,6 +51,8 @@ export interface Config {
   outputCoalesceMs: number;
   /** PTYWS_OUTPUT_FRAME_BYTES, default 32768: an Output frame is flushed once it reaches this size. */
   outputFrameBytes: number;
+  /** PTYWS_MIRROR_THREAD, default main: where sessions parse output for keyframes (main or worker). */
+  mirrorThread: 'main' | 'worker';
   /** PTYWS_SLOW_CONSUMER_BYTES, default 1048576: socket backlog past which an observer is skipped forward. */
   slowConsumerBytes: number;
   /** PTYWS_TASK_TIMEOUT_S, default 600: a task's command is killed (FAILED) after this long. */
@@ -93,14 +95,20 @@ export interface Config {
   frameRatePerConn: number;
   /** PTYWS_INPUT_BYTES_PER_CONN, default 4194304: PTY input bytes per second per connection. */
   inputBytesPerConn: number;
+  /** PTYWS_MAX_HTTP_REQUESTS, default 1024: requests received but not yet answered; more get 503. */
+  maxHttpRequests: number;
   /** PTYWS_MAX_SOCKETS, default 10000: open WebSockets per edge; further upgrades get 503. */
   maxSockets: number;
   /** PTYWS_TLS_CERT: PEM certificate (chain) file; with PTYWS_TLS_KEY the edge serves https/wss only. */
   tlsCert?: string;
   /** PTYWS_TLS_KEY: PEM private key file of PTYWS_TLS_CERT. */
   tlsKey?: string;
-  /** PTYWS_ALLOW_INSECURE: 1 accepts plain ws:// upgrades, 0 refuses them; unset: accepted with a warning. */
+  /** PTYWS_ALLOW_INSECURE: 1 accepts plain http/ws/gRPC, 0 refuses it; unset: accepted only when bound to loopback. */
   allowInsecure?: boolean;
+  /** PTYWS_ALLOWED_ORIGINS: browser origins allowed besides the same origin (`*`: any). */
+  allowedOrigins: string[];
+  /** PTYWS_PUSH_ALLOWED_HOSTS: host names/CIDRs push webhooks may reach though loopback/private. */
+  pushAllowedHosts: string[];
   /** PTYWS_TRUSTED_PROXIES: CIDRs whose `X-Forwarded-Proto: https` marks a plain request as secure. */
   trustedProxies: string[];
   /** PTYWS_TLS_CA: PEM CA bundle; with it every client must present a certificate it signed (mTLS). */

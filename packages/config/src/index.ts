@@ -1,5 +1,7 @@
 export type { Config } from './config';
-export { loadConfig } from './load-config';
+export { loadConfig, variableIsSet } from './load-config';
+export { AGENT_METRICS_SPARE_PORTS } from './defaults';
 export { ConfigError } from './config-error';
 export { CONFIG_VARIABLES, LOG_LEVELS, type ConfigVariable } from './variables';
 export { configTableMarkdown } from './config-table';
+export { isLoopbackHost } from './loopback';

@@ -61,3 +61,13 @@ function defaultOf(spec: FieldSpec, env: NodeJS.ProcessEnv): unknown {
   if (!parsed.ok) throw new Error(`default of ${spec.name} (${spec.default}) is invalid: ${parsed.problem}`);
   return parsed.value;
 }
+
+/**
+ * Whether `field`'s variable is set in `env` by the loader's rule (empty counts as unset): for a
+ * caller whose behaviour differs between a chosen value and the default (the agent falls back to
+ * another metrics port only when the port was not chosen).
+ */
+export function variableIsSet(env: NodeJS.ProcessEnv, field: keyof Config): boolean {
+  const spec = FIELD_SPECS.find((s) => s.field === field);
+  return spec !== undefined && (env[spec.name] ?? '').trim() !== '';
+}

@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import { describeValue } from './describe-value';
+import { isLoopbackHost } from './loopback';
 import { FIELD_SPECS, type FieldSpec } from './variables';
 
 /** A field's value and where it came from: the source decides which of two related fields is blamed. */
@@ -49,7 +50,11 @@ const RELATIONS: readonly Relation[] = [
 
 /** Constraints between two fields, checked once both passed their own checks. */
 export function crossFieldProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
-  const problems: string[] = [...pairProblems(resolved), ...requiresProblems(resolved)];
+  const problems: string[] = [
+    ...pairProblems(resolved),
+    ...requiresProblems(resolved),
+    ...authDisabledProblems(resolved),
+  ];
   for (const rel of RELATIONS) {
     const a = resolved.get(rel.field);
     const b = resolved.get(rel.other);
@@ -92,6 +97,27 @@ function requiresProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string
   for (const [field, needed, why] of REQUIRES) {
     if (resolved.get(field)?.value === undefined || resolved.get(needed)?.value !== undefined) continue;
     problems.push(`${specOf(field).name} is set but ${specOf(needed).name} is not: ${why}`);
+  }
+  return problems;
+}
+
+/**
+ * PTYWS_AUTH=disabled gives every peer every scope: only a listener on loopback keeps the
+ * network out (browsers are kept out by the Origin check). Anything else refuses to start.
+ */
+function authDisabledProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
+  if (resolved.get('authEnabled')?.value !== false) return [];
+  const problems: string[] = [];
+  const checked: (keyof Config)[] = ['host'];
+  // PTYWS_GRPC_HOST follows PTYWS_HOST unless set; gRPC off (port 0) listens nowhere.
+  if (resolved.get('grpcHost')?.value !== undefined && resolved.get('grpcPort')?.value !== 0) checked.push('grpcHost');
+  for (const field of checked) {
+    const value = resolved.get(field)?.value;
+    if (typeof value !== 'string' || isLoopbackHost(value)) continue;
+    const name = specOf(field).name;
+    problems.push(
+      `PTYWS_AUTH=disabled with ${name}=${value}: unauthenticated access is allowed only on loopback; expected ${name}=127.0.0.1 (or ::1), or PTYWS_AUTH=enabled`,
+    );
   }
   return problems;
 }

@@ -20,6 +20,14 @@ export interface Rule<T> {
 export const MAX_TIMER_MS = 2_147_483_647;
 export const MAX_TIMER_S = Math.floor(MAX_TIMER_MS / 1000);
 
+/** The non-empty, trimmed items of a comma-separated value. */
+export function splitList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
 function withExpected(what: string, expected: string): string {
   return `${what}; expected ${expected}`;
 }
@@ -126,10 +134,7 @@ export function envNameList(): Rule<string[]> {
   return {
     expected,
     parse(raw) {
-      const names = raw
-        .split(',')
-        .map((n) => n.trim())
-        .filter((n) => n.length > 0);
+      const names = splitList(raw);
       return names.every(isName)
         ? { ok: true, value: names }
         : { ok: false, problem: withExpected('invalid', expected) };
@@ -144,11 +149,22 @@ export function envNameList(): Rule<string[]> {
 
 /** The admin token is a bearer secret: long enough not to be guessed, and free of whitespace. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
+/** Estimated bits (length × per-character Shannon entropy): one letter repeated has none. */
+export const MIN_ADMIN_TOKEN_BITS = 48;
 export const secretToken = (): Rule<string> =>
   text(
-    `at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace, or unset to generate one`,
-    (v) => v.length >= MIN_ADMIN_TOKEN_LENGTH && !/\s/.test(v),
+    `at least ${MIN_ADMIN_TOKEN_LENGTH} characters without whitespace and not repetitive (about ${MIN_ADMIN_TOKEN_BITS} bits or more; e.g. openssl rand -hex 32), or unset to generate one`,
+    (v) => v.length >= MIN_ADMIN_TOKEN_LENGTH && !/\s/.test(v) && estimatedBits(v) >= MIN_ADMIN_TOKEN_BITS,
   );
+
+/** The empirical entropy of the characters of `v`, times its length. */
+export function estimatedBits(v: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of v) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / v.length) * Math.log2(n / v.length);
+  return perChar * v.length;
+}
 
 /** One or more nats:// (or tls://) server URLs, comma-separated. */
 export const natsUrls = (): Rule<string> =>
@@ -186,10 +202,7 @@ export function cidrList(): Rule<string[]> {
   return {
     expected,
     parse(raw) {
-      const items = raw
-        .split(',')
-        .map((n) => n.trim())
-        .filter((n) => n.length > 0);
+      const items = splitList(raw);
       return items.every(isCidr)
         ? { ok: true, value: items }
         : { ok: false, problem: withExpected('invalid', expected) };

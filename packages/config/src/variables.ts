@@ -1,6 +1,15 @@
 import { MAX_DIMENSION, MIN_COLS, MIN_ROWS } from '@pty-ws/protocol';
 import type { Config } from './config';
-import { defaultAgentId, defaultEdgeId, defaultShell, defaultStateDir } from './defaults';
+import {
+  AGENT_METRICS_SPARE_PORTS,
+  DEFAULT_AGENT_METRICS_PORT,
+  DEFAULT_HTTP_PORT,
+  defaultAgentId,
+  defaultEdgeId,
+  defaultGrpcPort,
+  defaultShell,
+  defaultStateDir,
+} from './defaults';
 import {
   absolutePath,
   cidrList,
@@ -20,7 +29,7 @@ import {
   toggle,
   type Rule,
 } from './rules';
-import { auditTarget, scopeList } from './security-rules';
+import { auditTarget, hostList, originList, scopeList } from './security-rules';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -59,17 +68,17 @@ const SPECS: SpecTable = {
   },
   port: {
     name: 'PTYWS_PORT',
-    default: '8080',
+    default: String(DEFAULT_HTTP_PORT),
     description: 'TCP port to listen on; 0 picks a free port (tests).',
     rule: integer(0, 65_535),
   },
   grpcPort: {
     name: 'PTYWS_GRPC_PORT',
-    default: '8082',
+    default: '$PTYWS_PORT + 2',
     description:
-      'Port of the edge gRPC server (A2A `lf.a2a.v1.A2AService` and `ptyws.admin.v1.AdminService`, TLS when PTYWS_TLS_CERT/KEY are set); 0 disables it. Unset while PTYWS_PORT=0 (free-port test runs): off, so parallel servers do not clash on 8082.',
+      'Port of the edge gRPC server (A2A `lf.a2a.v1.A2AService` and `ptyws.admin.v1.AdminService`, TLS when PTYWS_TLS_CERT/KEY are set); 0 disables it. Unset: PTYWS_PORT + 2, so edges on adjacent ports never clash; off while PTYWS_PORT=0 (tests).',
     rule: integer(0, 65_535),
-    defaultValue: (env) => ((env['PTYWS_PORT'] ?? '').trim() === '0' ? 0 : 8082),
+    defaultValue: defaultGrpcPort,
   },
   grpcHost: {
     name: 'PTYWS_GRPC_HOST',
@@ -80,9 +89,8 @@ const SPECS: SpecTable = {
   },
   agentMetricsPort: {
     name: 'PTYWS_AGENT_METRICS_PORT',
-    default: '9464',
-    description:
-      "Port of the pty-agent's `/metrics`, `/healthz`, `/readyz` server; single-node mode opens it only when set.",
+    default: String(DEFAULT_AGENT_METRICS_PORT),
+    description: `Port of the pty-agent's \`/metrics\`, \`/healthz\`, \`/readyz\` server; single-node mode opens it only when set. Unset and taken (a second agent on the host): the next free port up to ${DEFAULT_AGENT_METRICS_PORT + AGENT_METRICS_SPARE_PORTS}, printed at start.`,
     rule: integer(0, 65_535),
   },
   gracePeriodS: {
@@ -216,7 +224,8 @@ const SPECS: SpecTable = {
   maxFrameBytes: {
     name: 'PTYWS_MAX_FRAME_BYTES',
     default: '1048576',
-    description: 'Largest inbound WebSocket message; larger ones close the connection.',
+    description:
+      'Largest inbound WebSocket message; a larger one gets Error `INVALID_REQUEST` and close 1009 (SECURITY.md).',
     rule: integer(1024, 64 * MIB),
   },
   shell: {
@@ -229,7 +238,8 @@ const SPECS: SpecTable = {
   outputCoalesceMs: {
     name: 'PTYWS_OUTPUT_COALESCE_MS',
     default: '5',
-    description: 'How long PTY output may wait to be merged into one Output frame.',
+    description:
+      'Upper bound on how long streaming PTY output may wait to be merged into one Output frame (output after a quiet period is sent at once).',
     rule: integer(0, 1_000),
   },
   outputFrameBytes: {
@@ -237,6 +247,13 @@ const SPECS: SpecTable = {
     default: '32768',
     description: 'An Output frame is flushed once it reaches this size.',
     rule: integer(64, 16 * MIB),
+  },
+  mirrorThread: {
+    name: 'PTYWS_MIRROR_THREAD',
+    default: 'main',
+    description:
+      'Where sessions parse output for keyframes: main (the event loop) or worker (one thread per agent: faster streams, more memory under a flood).',
+    rule: oneOf(['main', 'worker'] as const),
   },
   slowConsumerBytes: {
     name: 'PTYWS_SLOW_CONSUMER_BYTES',
@@ -298,7 +315,7 @@ const SPECS: SpecTable = {
     name: 'PTYWS_TRANSCRIPT_DIR',
     default: '$PTYWS_STATE_DIR/pty-transcripts',
     description:
-      'Single-node mode: where the transcript archive (frames evicted from replay, gzip chunks per session) is kept; cluster mode uses Postgres.',
+      'Single-node mode: where the transcript archive (frames evicted from replay, compressed chunks per session) is kept; cluster mode uses Postgres.',
     rule: absolutePath(),
     defaultValue: () => undefined,
   },
@@ -348,6 +365,13 @@ const SPECS: SpecTable = {
     description: 'PTY input bytes per second per connection (JSON and `PW1I`); over it the input frame is refused.',
     rule: integer(1024, 1024 * MIB),
   },
+  maxHttpRequests: {
+    name: 'PTYWS_MAX_HTTP_REQUESTS',
+    default: '1024',
+    description:
+      'HTTP requests (and upgrades) an edge holds received but not yet answered; further ones get 503 at once (streams count until their first byte).',
+    rule: integer(1, 10_000_000),
+  },
   maxSockets: {
     name: 'PTYWS_MAX_SOCKETS',
     default: '10000',
@@ -370,11 +394,27 @@ const SPECS: SpecTable = {
   },
   allowInsecure: {
     name: 'PTYWS_ALLOW_INSECURE',
-    default: '(unset: allowed, with a warning)',
+    default: '(unset: allowed on loopback only)',
     description:
-      '`1` accepts plain ws:// attach upgrades, `0` refuses them with 403 (unless from a trusted proxy that saw https).',
+      '`1` accepts plain http://, ws:// and plaintext gRPC, `0` refuses them (403 / gRPC UNAVAILABLE, unless a trusted proxy saw https). Unset: accepted when PTYWS_HOST (and PTYWS_GRPC_HOST) is loopback, refused otherwise.',
     rule: toggle('1', '0'),
     defaultValue: () => undefined,
+  },
+  allowedOrigins: {
+    name: 'PTYWS_ALLOWED_ORIGINS',
+    default: '(none: same origin only)',
+    description:
+      'Browser origins (`https://host[:port]`, comma-separated, or `*`) allowed to attach and call REST besides the same origin; a request with another `Origin` gets 403. Requests without `Origin` (non-browser clients) are not affected.',
+    rule: originList(),
+    defaultValue: () => [],
+  },
+  pushAllowedHosts: {
+    name: 'PTYWS_PUSH_ALLOWED_HOSTS',
+    default: '(none)',
+    description:
+      'Host names or CIDRs push-notification webhooks may reach although they resolve to loopback, link-local, private or unspecified addresses (refused otherwise).',
+    rule: hostList(),
+    defaultValue: () => [],
   },
   trustedProxies: {
     name: 'PTYWS_TRUSTED_PROXIES',

@@ -43,6 +43,7 @@ describe('loadConfig defaults', () => {
       shell: '/bin/bash',
       outputCoalesceMs: 5,
       outputFrameBytes: 32768,
+      mirrorThread: 'main',
       slowConsumerBytes: 1048576,
       taskTimeoutS: 600,
       taskOutputBytes: 65536,
@@ -61,6 +62,9 @@ describe('loadConfig defaults', () => {
       inputBytesPerConn: 4194304,
       maxSockets: 10000,
       trustedProxies: [],
+      allowedOrigins: [],
+      maxHttpRequests: 1024,
+      pushAllowedHosts: [],
       mtlsScopes: ['pty:observe'],
       maxSessionsPerAgent: 256,
       maxSessionsPerInstance: 1024,
@@ -110,7 +114,7 @@ describe('loadConfig defaults', () => {
 describe('loadConfig reads the environment', () => {
   it('reads every variable', () => {
     const config = loadConfig({
-      PTYWS_HOST: '0.0.0.0',
+      PTYWS_HOST: '::1',
       PTYWS_PORT: '0',
       PTYWS_INSTANCE_ID: 'prod-1',
       PTYWS_EDGE_ID: 'edge.a',
@@ -138,7 +142,7 @@ describe('loadConfig reads the environment', () => {
       PTYWS_LOG_LEVEL: 'silent',
     });
     expect(config).toMatchObject({
-      host: '0.0.0.0',
+      host: '::1',
       port: 0,
       instanceId: 'prod-1',
       edgeId: 'edge.a',
@@ -331,7 +335,12 @@ describe('admin token redaction', () => {
   });
 
   it('accepts a good token', () => {
-    expect(loadConfig({ PTYWS_ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toBe('x'.repeat(32));
+    expect(loadConfig({ PTYWS_ADMIN_TOKEN: 'a-long-enough-admin-token' }).adminToken).toBe('a-long-enough-admin-token');
+  });
+
+  it('refuses a long but repetitive token (one letter, or two alternating)', () => {
+    expect(() => loadConfig({ PTYWS_ADMIN_TOKEN: 'x'.repeat(32) })).toThrow(/not repetitive/);
+    expect(() => loadConfig({ PTYWS_ADMIN_TOKEN: 'ab'.repeat(12) })).toThrow(/not repetitive/);
   });
 });
 
@@ -391,7 +400,7 @@ describe('CONFIG_VARIABLES and the README table', () => {
     const config = loadConfig(
       {},
       {
-        adminToken: 'x'.repeat(16),
+        adminToken: 'a-long-enough-admin-token',
         natsUrl: 'nats://127.0.0.1:4222',
         databaseUrl: 'postgres://postgres@127.0.0.1/x',
         tlsCert: '/etc/ptyws/cert.pem',

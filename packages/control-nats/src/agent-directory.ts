@@ -1,3 +1,4 @@
+import type { Disposable } from '@pty-ws/ports';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { SessionBackend, SessionHostCapabilities } from '@pty-ws/protocol';
 import { AGENT_PRESENCE_INTERVAL_MS } from './agent-presence';
@@ -22,7 +23,7 @@ interface Known extends AgentPresence {
  * presence announcements. Edges use it for `binding_hello.session_host` and to place a session
  * that needs a backend not every agent has on one that has it.
  */
-export class AgentDirectory {
+export class AgentDirectory implements Disposable {
   private readonly agents = new Map<string, Known>();
   private readonly expireMs: number;
   private sub: Subscription | undefined;
@@ -110,7 +111,7 @@ export class AgentDirectory {
     return able;
   }
 
-  stop(): void {
+  dispose(): void {
     this.sub?.unsubscribe();
     this.firstSeen?.();
   }

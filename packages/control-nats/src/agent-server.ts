@@ -1,7 +1,15 @@
 import { context } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { idOfSubjectToken, type SessionControl } from '@pty-ws/ports';
-import { decodeJson, encodeJson, errorReply, type RpcRequest } from './rpc';
+import { idOfSubjectToken, systemClock, type Clock, type SessionControl } from '@pty-ws/ports';
+import {
+  decodeJson,
+  encodeJson,
+  errorReply,
+  isRpcRequest,
+  type ControlArgs,
+  type ControlMethod,
+  type ControlResult,
+} from './rpc';
 import { subjects } from './subjects';
 import { endSpan, startHandlerSpan } from './trace-headers';
 
@@ -14,6 +22,8 @@ export interface AgentServerOptions {
   control: SessionControl;
   /** An edge silent this long is dead: its members' roles are released (issue budget: 15 s). */
   edgeTimeoutMs?: number;
+  /** When each edge was last heard, and the reaper's timer; default the system's. */
+  clock?: Clock;
   logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -33,26 +43,26 @@ export function serveSessionControl(nc: NatsConnection, opts: AgentServerOptions
   const subs: Subscription[] = [];
 
   const handle = (msg: Msg, onlyCreate: boolean) => {
-    let req: RpcRequest;
+    let req: unknown;
     try {
-      req = decodeJson<RpcRequest>(msg.data);
+      req = decodeJson<unknown>(msg.data);
     } catch {
       msg.respond(encodeJson(errorReply(new Error('malformed control request'))));
+      return;
+    }
+    if (!isRpcRequest(req)) {
+      const method = (req as { method?: unknown } | null)?.method;
+      msg.respond(encodeJson(errorReply(new Error(`unknown control method ${String(method)}`))));
       return;
     }
     if (onlyCreate && req.method !== 'createSession') {
       msg.respond(encodeJson(errorReply(new Error(`placement only creates sessions, not ${req.method}`))));
       return;
     }
-    const fn = (control as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[req.method];
-    if (typeof fn !== 'function') {
-      msg.respond(encodeJson(errorReply(new Error(`unknown control method ${req.method}`))));
-      return;
-    }
     // The edge's trace context comes in the headers: the handling is a child of its request span.
     const { span, ctx } = startHandlerSpan(msg.subject, req.method, msg.headers);
     void context
-      .with(ctx, () => Promise.resolve().then(() => fn.apply(control, req.args)))
+      .with(ctx, () => Promise.resolve().then(() => serve(control, req)))
       .then(
         (result) => {
           endSpan(span);
@@ -108,22 +118,23 @@ export function serveSessionControl(nc: NatsConnection, opts: AgentServerOptions
   // Edge liveness: remember when each edge was last heard; release the members of silent ones.
   const lastSeen = new Map<string, number>();
   const timeoutMs = opts.edgeTimeoutMs ?? 10_000;
+  const clock = opts.clock ?? systemClock;
   subs.push(
     nc.subscribe(s.edgeHeartbeat(), {
       callback: (err, msg) => {
         if (err) return;
         try {
           const { edgeId } = decodeJson<{ edgeId: string }>(msg.data);
-          if (typeof edgeId === 'string') lastSeen.set(edgeId, Date.now());
+          if (typeof edgeId === 'string') lastSeen.set(edgeId, clock.monotonic());
         } catch {
           /* not a heartbeat */
         }
       },
     }),
   );
-  const reaper = setInterval(
+  const reaper = clock.setInterval(
     () => {
-      const now = Date.now();
+      const now = clock.monotonic();
       for (const [edgeId, seen] of lastSeen) {
         if (now - seen <= timeoutMs) continue;
         lastSeen.delete(edgeId);
@@ -137,9 +148,30 @@ export function serveSessionControl(nc: NatsConnection, opts: AgentServerOptions
 
   return {
     async stop() {
-      clearInterval(reaper);
+      reaper.cancel();
       for (const sub of subs) sub.unsubscribe();
       await nc.flush().catch(() => undefined);
     },
   };
+}
+
+/** Each control method called with its own parameter types: the table is also the allow-list. */
+const SERVED: { [M in ControlMethod]: (c: SessionControl, args: ControlArgs[M]) => Promise<ControlResult<M>> } = {
+  createSession: (c, a) => c.createSession(...a),
+  killSession: (c, a) => c.killSession(...a),
+  join: (c, a) => c.join(...a),
+  leave: (c, a) => c.leave(...a),
+  setRole: (c, a) => c.setRole(...a),
+  resize: (c, a) => c.resize(...a),
+  keyframe: (c, a) => c.keyframe(...a),
+  sendMessage: (c, a) => c.sendMessage(...a),
+  createTask: (c, a) => c.createTask(...a),
+  runTask: (c, a) => c.runTask(...a),
+  getTask: (c, a) => c.getTask(...a),
+  listTasks: (c, a) => c.listTasks(...a),
+  cancelTask: (c, a) => c.cancelTask(...a),
+};
+
+function serve<M extends ControlMethod>(control: SessionControl, req: { method: M; args: ControlArgs[M] }) {
+  return SERVED[req.method](control, req.args);
 }

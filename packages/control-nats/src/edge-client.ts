@@ -1,18 +1,30 @@
 import { context } from '@opentelemetry/api';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { BindingError, type PtyRole, type Task, type TerminalSize } from '@pty-ws/protocol';
-import type {
-  CreateSessionRequest,
-  JoinRequest,
-  JoinResult,
-  Keyframe,
-  RoleChangeResult,
-  SendMessageRequest,
-  SessionControl,
-  SessionRecord,
-  SessionRegistry,
+import {
+  systemClock,
+  type Clock,
+  type CreateSessionRequest,
+  type Disposable,
+  type JoinRequest,
+  type JoinResult,
+  type Keyframe,
+  type RoleChangeResult,
+  type SendMessageRequest,
+  type SessionControl,
+  type SessionRecord,
+  type SessionRegistry,
 } from '@pty-ws/ports';
-import { decodeJson, encodeJson, isNoResponders, rethrow, type ControlMethod, type RpcReply } from './rpc';
+import {
+  decodeJson,
+  encodeJson,
+  isNoResponders,
+  rethrow,
+  type ControlArgs,
+  type ControlMethod,
+  type ControlResult,
+  type RpcReply,
+} from './rpc';
 import { subjects, type Subjects } from './subjects';
 import { InputPipe, NotDeliveredError } from './input-pipe';
 import { endSpan, startRequestSpan } from './trace-headers';
@@ -68,7 +80,12 @@ export class NatsSessionControl implements SessionControl {
     return rec.agentId;
   }
 
-  private async call<T>(subject: string, method: ControlMethod, args: unknown[], timeout = this.timeoutMs): Promise<T> {
+  private async call<M extends ControlMethod>(
+    subject: string,
+    method: M,
+    args: ControlArgs[M],
+    timeout = this.timeoutMs,
+  ): Promise<ControlResult<M>> {
     let reply: RpcReply;
     // The request carries the active trace context in its headers (W3C traceparent).
     const { span, ctx, hdrs } = startRequestSpan(subject, method);
@@ -84,11 +101,17 @@ export class NatsSessionControl implements SessionControl {
     }
     endSpan(span, reply.ok ? undefined : reply.error);
     if (!reply.ok) rethrow(reply.error);
-    return reply.result as T;
+    // The owner answered this method: its result has the method's type (JSON over trusted NATS).
+    return reply.result as ControlResult<M>;
   }
 
-  private async toOwner<T>(sessionId: string, method: ControlMethod, args: unknown[], timeout?: number): Promise<T> {
-    return this.call<T>(this.s.agentControl(await this.owner(sessionId)), method, args, timeout);
+  private async toOwner<M extends ControlMethod>(
+    sessionId: string,
+    method: M,
+    args: ControlArgs[M],
+    timeout?: number,
+  ): Promise<ControlResult<M>> {
+    return this.call(this.s.agentControl(await this.owner(sessionId)), method, args, timeout);
   }
 
   /**
@@ -112,7 +135,7 @@ export class NatsSessionControl implements SessionControl {
 
   private createOn(agentId: string | undefined, req: CreateSessionRequest): Promise<SessionRecord> {
     const subject = agentId ? this.s.agentControl(agentId) : this.s.placement(req.instanceId);
-    return this.call<SessionRecord>(subject, 'createSession', [req]);
+    return this.call(subject, 'createSession', [req]);
   }
 
   private async createElsewhere(
@@ -202,21 +225,28 @@ export class NatsSessionControl implements SessionControl {
     return this.toOwner(sessionId, 'getTask', [sessionId, taskId, historyLength]);
   }
   listTasks(sessionId: string, q: { pageSize: number; pageToken?: string; state?: string; contextId?: string }) {
-    return this.toOwner<{ tasks: Task[]; nextPageToken?: string }>(sessionId, 'listTasks', [sessionId, q]);
+    return this.toOwner(sessionId, 'listTasks', [sessionId, q]);
   }
   cancelTask(sessionId: string, taskId: string): Promise<Task> {
     return this.toOwner(sessionId, 'cancelTask', [sessionId, taskId]);
   }
 }
 
-/** Publishes this edge's liveness so agents can release its members if it dies. */
-export function startEdgeHeartbeat(nc: NatsConnection, prefix: string, edgeId: string, intervalMs = 2000): () => void {
-  const subject = subjects(prefix).edgeHeartbeat();
-  const beat = () => nc.publish(subject, encodeJson({ edgeId }));
+export interface EdgeHeartbeatOptions {
+  prefix: string;
+  edgeId: string;
+  /** Between beats (default 2 s); agents release the edge's members after their `edgeTimeoutMs`. */
+  intervalMs?: number;
+  clock?: Clock;
+}
+
+/** Publishes this edge's liveness so agents can release its members if it dies; `dispose` stops it. */
+export function startEdgeHeartbeat(nc: NatsConnection, opts: EdgeHeartbeatOptions): Disposable {
+  const subject = subjects(opts.prefix).edgeHeartbeat();
+  const beat = () => nc.publish(subject, encodeJson({ edgeId: opts.edgeId }));
   beat();
-  const t = setInterval(beat, intervalMs);
-  t.unref();
-  return () => clearInterval(t);
+  const timer = (opts.clock ?? systemClock).setInterval(beat, opts.intervalMs ?? 2000).unref();
+  return { dispose: () => timer.cancel() };
 }
 
 /**

@@ -1,25 +1,42 @@
 import { BindingError, isBindingError, type BindingErrorCode } from '@pty-ws/protocol';
+import { PtyFailure, isPtyFailure, type PtyFailureCode, type SessionControl } from '@pty-ws/ports';
 
-/** The SessionControl methods that travel as request/reply. */
-export type ControlMethod =
-  | 'createSession'
-  | 'killSession'
-  | 'join'
-  | 'leave'
-  | 'setRole'
-  | 'releaseEdge'
-  | 'resize'
-  | 'keyframe'
-  | 'sendMessage'
-  | 'createTask'
-  | 'runTask'
-  | 'getTask'
-  | 'listTasks'
-  | 'cancelTask';
+/**
+ * The SessionControl methods that travel as request/reply: all but input (its own subject, in
+ * order per client) and releaseEdge (agents release a dead edge's members from its heartbeats).
+ */
+export type ControlMethod = Exclude<keyof SessionControl, 'input' | 'releaseEdge'>;
 
-export interface RpcRequest {
-  method: ControlMethod;
-  args: unknown[];
+/** A method's arguments on the wire: exactly its SessionControl parameters. */
+export type ControlArgs = { [M in ControlMethod]: Parameters<SessionControl[M]> };
+
+/** What a method resolves with. */
+export type ControlResult<M extends ControlMethod> = Awaited<ReturnType<SessionControl[M]>>;
+
+/** One control request: the method and its arguments, typed together. */
+export type RpcRequest = { [M in ControlMethod]: { method: M; args: ControlArgs[M] } }[ControlMethod];
+
+const CONTROL_METHODS: Readonly<Record<ControlMethod, true>> = {
+  createSession: true,
+  killSession: true,
+  join: true,
+  leave: true,
+  setRole: true,
+  resize: true,
+  keyframe: true,
+  sendMessage: true,
+  createTask: true,
+  runTask: true,
+  getTask: true,
+  listTasks: true,
+  cancelTask: true,
+};
+
+/** A decoded request names a control method and carries an argument list (NATS is trusted). */
+export function isRpcRequest(value: unknown): value is RpcRequest {
+  if (value === null || typeof value !== 'object') return false;
+  const { method, args } = value as { method?: unknown; args?: unknown };
+  return typeof method === 'string' && Object.hasOwn(CONTROL_METHODS, method) && Array.isArray(args);
 }
 
 interface RpcErrorBody {
@@ -51,9 +68,7 @@ export function errorReply(err: unknown): RpcReply {
       error: { kind: 'binding', code: err.code, message: err.message, ...(err.data ? { data: err.data } : {}) },
     };
   }
-  if (err instanceof Error && err.name === 'PtyFailure') {
-    return { ok: false, error: { kind: 'pty', code: (err as Error & { code: string }).code, message: err.message } };
-  }
+  if (isPtyFailure(err)) return { ok: false, error: { kind: 'pty', code: err.code, message: err.message } };
   return {
     ok: false,
     error: { kind: 'internal', code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
@@ -63,12 +78,7 @@ export function errorReply(err: unknown): RpcReply {
 /** The inverse of errorReply, on the edge side. */
 export function rethrow(error: RpcErrorBody): never {
   if (error.kind === 'binding') throw new BindingError(error.code as BindingErrorCode, error.message, error.data);
-  if (error.kind === 'pty') {
-    const e = new Error(error.message) as Error & { code: string };
-    e.name = 'PtyFailure';
-    e.code = error.code;
-    throw e;
-  }
+  if (error.kind === 'pty') throw new PtyFailure(error.code as PtyFailureCode, error.message);
   throw new BindingError('INTERNAL', `session owner failed: ${error.message}`);
 }
 

@@ -121,7 +121,7 @@ describe('AgentDirectory over NATS', () => {
       expect(dir.sessionHost('inst')?.supported_backends).toEqual(['native']);
       expect(dir.sessionHost('inst')?.supported_classes).toEqual(['direct']);
     } finally {
-      dir.stop();
+      dir.dispose();
       await plain.stop();
       await other.stop();
     }
@@ -167,7 +167,7 @@ describe('AgentDirectory over NATS', () => {
       expect((await control.createSession({ instanceId: 'inst', backend: 'native' })).agentId).toBe('queue');
       expect(answered).toEqual([...Array(5).fill('with-tmux'), 'queue', 'queue']);
     } finally {
-      dir.stop();
+      dir.dispose();
       await a.stop();
       await b.stop();
       for (const sub of subs) sub.unsubscribe();
@@ -191,7 +191,7 @@ describe('AgentDirectory over NATS', () => {
       expect(dir.live('inst').map((a) => a.agentId)).toEqual(['once']);
       await until('expiry', () => (dir.sessionHost('inst') === undefined ? true : undefined), 3000);
     } finally {
-      dir.stop();
+      dir.dispose();
     }
   });
 });

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { MemoryFrameLog, MemoryMembershipStore, MemorySessionRegistry, MemoryTaskStore } from '@pty-ws/adapters-memory';
 import { NatsSessionControl, serveSessionControl, startEdgeHeartbeat, type AgentServer } from '@pty-ws/control-nats';
+import { subjects } from '../src/subjects';
 import type { LogEntry } from '@pty-ws/ports';
 import { BindingError } from '@pty-ws/protocol';
 import { NodePtyHost, SessionManager, ShellTaskExecutor, TaskService } from '@pty-ws/pty-agent';
+import { ManualClock } from '@pty-ws/testkit';
 
 const NATS_URL = process.env['PTYWS_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 
@@ -22,6 +24,11 @@ describe('SessionControl over NATS request/reply', () => {
   let manager: SessionManager;
   let server: AgentServer;
   let control: NatsSessionControl;
+  /** The agent's edge liveness: time moves only when the dead-edge test says so. */
+  const agentClock = new ManualClock();
+  const EDGE_TIMEOUT_MS = 600;
+  /** The reaper looks every quarter of the timeout. */
+  const REAP_EVERY_MS = EDGE_TIMEOUT_MS / 4;
 
   beforeAll(async () => {
     agentNc = await connect({ servers: NATS_URL, name: 'test-agent' });
@@ -33,7 +40,7 @@ describe('SessionControl over NATS request/reply', () => {
       log,
       membershipStore: new MemoryMembershipStore(),
       ptyHost: new NodePtyHost(),
-      tasks: new TaskService(new MemoryTaskStore(), new ShellTaskExecutor(10_000, 65536)),
+      tasks: new TaskService({ store: new MemoryTaskStore(), executor: new ShellTaskExecutor(10_000, 65536) }),
       retention: { minFrames: 1000, minAgeMs: 60_000 },
       closedSessionTtlMs: 60_000,
       defaults: { shell: '/bin/sh', defaultCols: 80, defaultRows: 24 },
@@ -51,7 +58,8 @@ describe('SessionControl over NATS request/reply', () => {
       agentId: AGENT,
       instanceId: INSTANCE,
       control: manager,
-      edgeTimeoutMs: 600,
+      edgeTimeoutMs: EDGE_TIMEOUT_MS,
+      clock: agentClock,
     });
     await agentNc.flush();
     control = new NatsSessionControl(edgeNc, { prefix, registry, timeoutMs: 5000 });
@@ -126,6 +134,20 @@ describe('SessionControl over NATS request/reply', () => {
     });
   });
 
+  it('serves only SessionControl methods: anything else on the control subject is refused, not called', async () => {
+    for (const method of ['input', 'releaseEdge', 'constructor', 'toString', 'detachAll', 'shutdown']) {
+      const msg = await edgeNc.request(
+        subjects(prefix).agentControl(AGENT),
+        new TextEncoder().encode(JSON.stringify({ method, args: [] })),
+        { timeout: 5000 },
+      );
+      const reply = JSON.parse(new TextDecoder().decode(msg.data)) as { ok: boolean; error?: { message: string } };
+      expect(reply.ok).toBe(false);
+      expect(reply.error?.message).toContain(`unknown control method ${method}`);
+    }
+    expect(manager.sessionCount).toBeGreaterThan(0); // shutdown and detachAll were not called
+  });
+
   it('runs a task on the owner and returns its final state', async () => {
     const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
     const task = await control.sendMessage(rec.sessionId, {
@@ -135,9 +157,11 @@ describe('SessionControl over NATS request/reply', () => {
     expect(task.metadata?.['exit_code']).toBe(4);
   });
 
-  it("releases a dead edge's roles once its heartbeats stop", async () => {
+  it("releases a dead edge's roles once it has been silent for edgeTimeoutMs, not before", async () => {
     const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
-    const stopBeat = startEdgeHeartbeat(edgeNc, prefix, 'edge-doomed', 100);
+    // One beat, then silence: the edge's own clock never moves, so it never beats again.
+    const heartbeat = startEdgeHeartbeat(edgeNc, { prefix, edgeId: 'edge-doomed', clock: new ManualClock() });
+    // Published on the same connection before the join: the agent has heard the beat when it answers.
     await control.join(rec.sessionId, {
       clientId: 'held',
       edgeId: 'edge-doomed',
@@ -154,13 +178,10 @@ describe('SessionControl over NATS request/reply', () => {
       requestedRole: 'controller',
     });
     expect(second.grant).toMatchObject({ role: 'observer', downgraded: true });
-    stopBeat(); // the edge dies
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const r = await control.setRole(rec.sessionId, 'next', 'controller', true);
-      if (r.grant.role === 'controller') break;
-      if (Date.now() > deadline) throw new Error('the dead edge still holds the controller role');
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    agentClock.advance(EDGE_TIMEOUT_MS); // silent for exactly the timeout: still alive
+    expect((await control.setRole(rec.sessionId, 'next', 'controller', true)).grant.role).toBe('observer');
+    agentClock.advance(REAP_EVERY_MS); // past it, at the reaper's next look: dead, its member released
+    expect((await control.setRole(rec.sessionId, 'next', 'controller', true)).grant.role).toBe('controller');
+    heartbeat.dispose();
   });
 });

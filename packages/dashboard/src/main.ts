@@ -63,7 +63,7 @@ function main(): void {
   forget.addEventListener('click', () => {
     clearToken();
     panes.closeAll();
-    sessions.stop();
+    sessions.dispose();
     status.set('Token forgotten.');
     askForToken();
   });

@@ -58,12 +58,12 @@ export class SessionList {
   }
 
   start(): void {
-    this.stop();
+    this.dispose();
     void this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
   }
 
-  stop(): void {
+  dispose(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     this.inFlight?.abort();
@@ -87,7 +87,7 @@ export class SessionList {
   private showError(err: unknown): void {
     if (err instanceof ApiError && err.status === 401) {
       this.status.textContent = 'The token was refused. Enter a valid token.';
-      this.stop();
+      this.dispose();
       this.opts.onUnauthorized();
     } else if (err instanceof ApiError && err.status === 403) {
       this.status.textContent =

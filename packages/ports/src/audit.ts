@@ -1,7 +1,7 @@
 /**
  * The security audit trail: who attached to which session with which role and scopes, who typed
  * (how much, never what), who resized, who changed roles, who minted and revoked tokens, who sent
- * and canceled A2A tasks and set or deleted their push-notification configs.
+ * and canceled A2A tasks and set or deleted their push-notification configs, who read transcripts.
  */
 
 /** What happened. `attach` of an observer is also a disclosure (extension "Security notes"). */
@@ -19,6 +19,7 @@ export const AUDIT_EVENT_TYPES = [
   'task_cancel',
   'push_config_set',
   'push_config_delete',
+  'transcript_read',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -62,17 +62,6 @@ export function retentionKeeps(
   return (seq, ts) => seq >= firstOfLastFrames || ts > oldestYoungTs || seq > archivedThrough;
 }
 
-export class SequenceConflictError extends Error {
-  constructor(
-    readonly sessionId: string,
-    readonly expected: number,
-    readonly got: number,
-  ) {
-    super(`frame log of ${sessionId}: expected sequence ${expected}, got ${got}`);
-    this.name = 'SequenceConflictError';
-  }
-}
-
 export type Unsubscribe = () => void;
 
 /**

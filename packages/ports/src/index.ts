@@ -1,3 +1,4 @@
+export * from './errors';
 export * from './frame-log';
 export * from './registry';
 export * from './tokens';
@@ -14,3 +15,4 @@ export * from './audit';
 export * from './audit-batcher';
 export * from './audit-json';
 export * from './subject-token';
+export * from './clock';

@@ -14,6 +14,9 @@ export interface PtyProcess {
   write(data: Uint8Array): void;
   resize(size: TerminalSize): void;
   kill(signal?: string): void;
+  /** Stops / restarts reading its output (the program blocks on a full PTY meanwhile); optional. */
+  pause?(): void;
+  resume?(): void;
 }
 
 /**

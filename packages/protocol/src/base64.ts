@@ -4,11 +4,17 @@
  */
 interface BufferLike {
   from(data: Uint8Array | string, encoding?: string): Uint8Array & { toString(encoding: string): string };
+  from(
+    buffer: ArrayBufferLike,
+    byteOffset: number,
+    length: number,
+  ): Uint8Array & { toString(encoding: string): string };
 }
 const NodeBuffer = (globalThis as { Buffer?: BufferLike }).Buffer;
 
 export function encodeBase64(bytes: Uint8Array): string {
-  if (NodeBuffer) return NodeBuffer.from(bytes).toString('base64');
+  // A view, not a copy: Buffer.from(Uint8Array) would copy every byte first.
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

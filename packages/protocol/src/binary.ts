@@ -18,12 +18,50 @@ function hasMagic(frame: Uint8Array, magic: number[]): boolean {
   return frame[0] === magic[0] && frame[1] === magic[1] && frame[2] === magic[2] && frame[3] === magic[3];
 }
 
+/**
+ * Output bytes with room for the PW1O header in front, so encodeOutputFrame frames them in place
+ * instead of copying every byte into a new frame (one allocation and copy per frame on a stream's
+ * event loop). Only views made here are framed in place; the header room is theirs alone, and
+ * each view is the data of one entry, so the header written there is always the same.
+ */
+const framable = new WeakSet<Uint8Array>();
+
+/** `alloc`: e.g. Node's Buffer.allocUnsafe, which skips the zero fill the bytes are copied over. */
+export function allocOutputBytes(
+  size: number,
+  alloc: (n: number) => Uint8Array = (n) => new Uint8Array(n),
+): Uint8Array {
+  const data = alloc(OUTPUT_HEADER_BYTES + size).subarray(OUTPUT_HEADER_BYTES);
+  framable.add(data);
+  return data;
+}
+
+/** A view of the first `size` bytes of an allocOutputBytes view, framable in place as well. */
+export function outputBytesPrefix(data: Uint8Array, size: number): Uint8Array {
+  const prefix = data.subarray(0, size);
+  if (framable.has(data)) framable.add(prefix);
+  return prefix;
+}
+
 export function encodeOutputFrame(sequence: number, stream: OutputStream, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(OUTPUT_HEADER_BYTES + data.length);
+  const inPlace = framable.has(data);
+  const out = inPlace
+    ? new Uint8Array(data.buffer, data.byteOffset - OUTPUT_HEADER_BYTES, OUTPUT_HEADER_BYTES + data.byteLength)
+    : new Uint8Array(OUTPUT_HEADER_BYTES + data.length);
   out.set(MAGIC_OUTPUT, 0);
-  new DataView(out.buffer, out.byteOffset, out.byteLength).setBigUint64(4, BigInt(sequence), false);
+  // u64 big-endian as two u32 halves: no BigInt and no DataView per frame (sequences stay below 2^53).
+  const high = Math.floor(sequence / 0x1_0000_0000);
+  const low = sequence >>> 0;
+  out[4] = high >>> 24;
+  out[5] = (high >>> 16) & 0xff;
+  out[6] = (high >>> 8) & 0xff;
+  out[7] = high & 0xff;
+  out[8] = low >>> 24;
+  out[9] = (low >>> 16) & 0xff;
+  out[10] = (low >>> 8) & 0xff;
+  out[11] = low & 0xff;
   out[12] = STREAM_IDS[stream];
-  out.set(data, OUTPUT_HEADER_BYTES);
+  if (!inPlace) out.set(data, OUTPUT_HEADER_BYTES);
   return out;
 }
 

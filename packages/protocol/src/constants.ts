@@ -29,6 +29,8 @@ export const MAX_DIMENSION = 1024;
 /** WebSocket close codes (binding §6). */
 export const CloseCode = {
   NORMAL: 1000,
+  /** RFC 6455: a message bigger than the endpoint accepts (PTYWS_MAX_FRAME_BYTES). */
+  MESSAGE_TOO_BIG: 1009,
   SERVER_ERROR: 1011,
   PROTOCOL_VIOLATION: 4400,
   UNAUTHENTICATED: 4401,

@@ -19,7 +19,10 @@ export type PtyErrorCode = 'PTY_WRITE_FAILED' | 'PTY_RESIZE_FAILED' | 'PTY_OUTPU
 interface ErrorSpec {
   /** A2A core error name; null where the error is binding-specific. */
   a2aType: string;
-  /** JSON-RPC code the A2A JSON-RPC binding uses for this error. */
+  /**
+   * JSON-RPC code the A2A JSON-RPC binding uses for this error (packages/a2a A2A_ERROR_SPECS: A2A
+   * defines no code for auth and rate refusals, so they are -32600 told apart by `type`).
+   */
   jsonRpcCode: number;
   httpStatus: number;
   closeCode: number | null;
@@ -58,21 +61,21 @@ export const ERROR_TABLE: Readonly<Record<BindingErrorCode, ErrorSpec>> = {
   },
   UNAUTHENTICATED: {
     a2aType: 'Unauthenticated',
-    jsonRpcCode: -32007,
+    jsonRpcCode: -32600,
     httpStatus: 401,
     closeCode: CloseCode.UNAUTHENTICATED,
     retryable: false,
   },
   PERMISSION_DENIED: {
     a2aType: 'PermissionDenied',
-    jsonRpcCode: -32008,
+    jsonRpcCode: -32600,
     httpStatus: 403,
     closeCode: CloseCode.FORBIDDEN,
     retryable: false,
   },
   RATE_LIMITED: {
     a2aType: 'RateLimited',
-    jsonRpcCode: -32009,
+    jsonRpcCode: -32600,
     httpStatus: 429,
     closeCode: CloseCode.RATE_LIMITED,
     retryable: true,

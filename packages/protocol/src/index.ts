@@ -1,14 +1,9 @@
 /** Public surface of the wire protocol: types and pure functions, no I/O. */
-export * from './constants';
-export * from './a2a';
-export * from './errors';
-export * from './envelope';
-export * from './ops';
-export * from './binary';
-export * from './base64';
-export * from './ids';
-export * from './frames';
-export { parseClientFrame, FrameRejected, type ClientFrame } from './validate';
+// The browser-safe part (also the `./browser` entry), then what needs ajv or is server-only.
+export * from './browser';
+export { parseClientFrame, FrameRejected } from './validate';
 export { BASE64_PATTERN, envelopeSchema, payloadSchemas } from './schemas';
 export * from './session-host';
+export { decodePathSegment, tryDecodePathSegment } from './path-segment';
 export { SearchableText, type TextMatch } from './searchable-text';
+export { MAX_JSON_DEPTH, jsonTooDeep } from './json-depth';

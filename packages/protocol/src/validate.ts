@@ -1,7 +1,9 @@
+import { MAX_JSON_DEPTH, jsonTooDeep } from './json-depth';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { Envelope } from './envelope';
 import { BindingError } from './errors';
-import { isClientOp, type ClientOp } from './ops';
+import type { ClientFrame } from './client-frames';
+import { isClientOp } from './ops';
 import { envelopeSchema, payloadSchemas } from './schemas';
 
 interface Validators {
@@ -29,10 +31,6 @@ function validators(): Validators {
     };
   }
   return compiled;
-}
-
-export interface ClientFrame extends Envelope<Record<string, unknown>> {
-  op: ClientOp;
 }
 
 /** A frame that could not be accepted, with the request id to echo when one was readable. */
@@ -66,7 +64,8 @@ function readableId(value: unknown): string | undefined {
 }
 
 /**
- * Parses and validates one client→server text frame. Throws FrameRejected with the binding code
+ * Parses and validates one client→server text frame, once: pure (no I/O), and the result's
+ * payload is typed by its op. Throws FrameRejected with the binding code
  * to answer with: malformed JSON or envelope → INVALID_REQUEST; unknown op → UNSUPPORTED_OPERATION.
  */
 export function parseClientFrame(text: string): ClientFrame {
@@ -78,6 +77,9 @@ export function parseClientFrame(text: string): ClientFrame {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new FrameRejected('INVALID_REQUEST', 'a frame must be a single JSON object', undefined);
+  }
+  if (jsonTooDeep(value)) {
+    throw new FrameRejected('INVALID_REQUEST', `a frame may nest at most ${MAX_JSON_DEPTH} levels`, undefined);
   }
   const requestId = readableId(value);
   const { envelope: validateEnvelope, payloads } = validators();
@@ -93,5 +95,6 @@ export function parseClientFrame(text: string): ClientFrame {
   if (check && !check(payload)) {
     throw new FrameRejected('INVALID_REQUEST', `invalid ${frame.op} payload: ${describe(check.errors)}`, requestId);
   }
-  return { ...frame, op: frame.op, payload };
+  // The schemas checked the payload against its op: this is where it becomes ClientPayloads[op].
+  return { ...frame, op: frame.op, payload } as ClientFrame;
 }

@@ -14,7 +14,7 @@ export {
 } from './metrics';
 export * from './labels';
 export { createLogger, isLogLevel, LOG_LEVELS, type Logger, type LoggerOptions, type LogLevel } from './logger';
-export { startMetricsServer, type RunningMetricsServer } from './metrics-server';
+export { startMetricsServer, type MetricsServerOptions, type RunningMetricsServer } from './metrics-server';
 export {
   AGENT_SERVICE,
   EDGE_SERVICE,

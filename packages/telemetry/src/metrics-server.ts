@@ -12,11 +12,36 @@ export interface RunningMetricsServer {
  * A small HTTP server for a process without its own (the pty-agent): `GET /metrics` (Prometheus
  * text), `/healthz` (alive) and `/readyz` (200 while `ready()`, else 503).
  */
-export function startMetricsServer(
+export interface MetricsServerOptions {
+  /**
+   * When `port` is taken, try up to this many ports above it (default 0: fail). For a default
+   * port two processes of one host both want (two pty-agents), never for a port that was chosen.
+   */
+  tryNextPorts?: number;
+}
+
+export async function startMetricsServer(
   registry: Registry,
   host: string,
   port: number,
   ready: () => boolean = () => true,
+  options: MetricsServerOptions = {},
+): Promise<RunningMetricsServer> {
+  const last = port === 0 ? 0 : Math.min(65_535, port + (options.tryNextPorts ?? 0));
+  for (let candidate = port; ; candidate++) {
+    try {
+      return await listenMetricsServer(registry, host, candidate, ready);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || candidate >= last) throw err;
+    }
+  }
+}
+
+function listenMetricsServer(
+  registry: Registry,
+  host: string,
+  port: number,
+  ready: () => boolean,
 ): Promise<RunningMetricsServer> {
   const json = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });

@@ -251,6 +251,26 @@ describe('startMetricsServer', () => {
       await server.close();
     }
   });
+
+  it('moves to the next free port only when asked (a second agent on the default port)', async () => {
+    const m = new Metrics({ defaultMetrics: false });
+    const first = await startMetricsServer(m.registry, '127.0.0.1', 0);
+    try {
+      await expect(startMetricsServer(m.registry, '127.0.0.1', first.port)).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
+      const second = await startMetricsServer(m.registry, '127.0.0.1', first.port, () => true, { tryNextPorts: 15 });
+      try {
+        expect(second.port).toBeGreaterThan(first.port);
+        expect(second.port).toBeLessThanOrEqual(first.port + 15);
+        expect((await get(`http://127.0.0.1:${second.port}/healthz`)).status).toBe(200);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
+  });
 });
 
 describe('createLogger', () => {

@@ -74,10 +74,12 @@ export class TerminalState {
    * Queues raw PTY bytes. xterm.js keeps its UTF-8 decoder state between writes, so a multibyte
    * character split across calls is decoded correctly. The bytes are copied because xterm holds a
    * reference until it parses them and callers (PTY readers) may reuse their buffer.
+   * `onParsed` runs once xterm has parsed this chunk (how far behind the stream the mirror is);
+   * `owned`: the caller hands the bytes over (nobody reuses them), so no copy is made.
    */
-  write(data: Uint8Array): void {
+  write(data: Uint8Array, onParsed?: () => void, owned = false): void {
     if (this.disposed || data.length === 0) return;
-    this.headless.term.write(data.slice());
+    this.headless.term.write(owned ? data : data.slice(), onParsed);
   }
 
   resize(cols: number, rows: number): void {

@@ -18,7 +18,28 @@ import {
   type Envelope,
   type ServiceParameters,
 } from '@pty-ws/protocol';
-import { describeFrame, is, outputBytes, type FramePredicate, type Received, type ServerEnvelope } from './frames';
+import {
+  describeFrame,
+  is,
+  outputBytes,
+  seqOf,
+  type FramePredicate,
+  type Received,
+  type ServerEnvelope,
+} from './frames';
+
+/**
+ * Sequence regressions seen by any TestClient of this process since the last take: README
+ * interpretation 1 says `sequence` never decreases on a connection, whatever the frame. Every
+ * client checks every frame it receives, so no frame kind can regress unnoticed; the jest set-up
+ * (jest-sequence-guard.ts) fails the test that was running.
+ */
+const regressions: string[] = [];
+
+/** Returns and forgets the regressions recorded so far (see `regressions`). */
+export function takeSequenceRegressions(): string[] {
+  return regressions.splice(0, regressions.length);
+}
 
 export interface ConnectOptions {
   /** Requested subprotocols; default [`pty-ws.v1`]; `null` sends no Sec-WebSocket-Protocol header. */
@@ -132,6 +153,9 @@ export class TestClient {
   private waiters = new Set<() => void>();
   private firstFrameSent = false;
   private closeInfo: CloseInfo | undefined;
+  /** Highest `sequence` received so far, and the first regression below it (if any). */
+  private highestSeq = 0;
+  private regression: string | undefined;
 
   private constructor(
     readonly ws: WebSocket,
@@ -193,21 +217,23 @@ export class TestClient {
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
-    const at = Date.now();
-    if (isBinary) {
-      this.frames.push({ type: 'binary', data: Buffer.from(data), at });
-    } else {
-      const text = data.toString('utf8');
-      try {
-        const frame = JSON.parse(text) as ServerEnvelope;
-        if (frame && typeof frame === 'object' && typeof frame.op === 'string')
-          this.frames.push({ type: 'json', frame, raw: text, at });
-        else this.frames.push({ type: 'text', text, at });
-      } catch {
-        this.frames.push({ type: 'text', text, at });
-      }
-    }
+    const r = received(data, isBinary);
+    this.frames.push(r);
+    this.checkSequence(r);
     this.wake();
+  }
+
+  /** Records a frame whose sequence is below one this connection already received. */
+  private checkSequence(r: Received): void {
+    const seq = seqOf(r);
+    if (seq === undefined) return;
+    if (seq < this.highestSeq) {
+      const recent = this.describe(Math.max(0, this.frames.length - 6));
+      const message = `sequence decreased on a connection: ${describeFrame(r)} after sequence ${this.highestSeq}; last frames ${recent}`;
+      this.regression ??= message;
+      regressions.push(message);
+    }
+    this.highestSeq = Math.max(this.highestSeq, seq);
   }
 
   private wake(): void {
@@ -242,6 +268,10 @@ export class TestClient {
     return new Promise((resolve, reject) => {
       let scanned = from;
       const check = (): boolean => {
+        if (this.regression) {
+          reject(new Error(this.regression));
+          return true;
+        }
         for (; scanned < this.frames.length; scanned++) {
           const r = this.frames[scanned] as Received;
           if (pred(r)) {
@@ -434,4 +464,18 @@ export class TestClient {
   terminate(): void {
     this.ws.terminate();
   }
+}
+
+function received(data: Buffer, isBinary: boolean): Received {
+  const at = Date.now();
+  if (isBinary) return { type: 'binary', data: Buffer.from(data), at };
+  const text = data.toString('utf8');
+  try {
+    const frame = JSON.parse(text) as ServerEnvelope;
+    if (frame && typeof frame === 'object' && typeof frame.op === 'string')
+      return { type: 'json', frame, raw: text, at };
+  } catch {
+    // not JSON: kept as text
+  }
+  return { type: 'text', text, at };
 }

@@ -35,10 +35,13 @@ function waitExit(child: ChildProcess): Promise<void> {
 export class ServiceProcess implements ServiceHandle {
   private current: ChildProcess | undefined;
   private tail = '';
+  /** The process the test itself is ending (kill/stop/restart): its exit is no surprise. */
+  private ending: ChildProcess | undefined;
 
   private constructor(
     readonly label: string,
-    private readonly script: string,
+    /** The program and its arguments. */
+    private readonly command: readonly [string, ...string[]],
     /** Mutable so a restart can pin what the first start chose (an edge's port). */
     readonly env: Record<string, string>,
     private readonly ready: RegExp,
@@ -51,7 +54,17 @@ export class ServiceProcess implements ServiceHandle {
     env: Record<string, string>,
     ready: RegExp,
   ): Promise<{ service: ServiceProcess; match: RegExpMatchArray }> {
-    const service = new ServiceProcess(label, script, { ...env }, ready);
+    return ServiceProcess.startCommand(label, [process.execPath, path.join(ROOT, script)], env, ready);
+  }
+
+  /** Like start(), for any command (`bash -c <a line of the README>`), run in the repository root. */
+  static async startCommand(
+    label: string,
+    command: readonly [string, ...string[]],
+    env: Record<string, string>,
+    ready: RegExp,
+  ): Promise<{ service: ServiceProcess; match: RegExpMatchArray }> {
+    const service = new ServiceProcess(label, command, { ...env }, ready);
     const match = await service.spawn();
     return { service, match };
   }
@@ -68,6 +81,7 @@ export class ServiceProcess implements ServiceHandle {
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child;
     if (exited(child)) return;
+    this.ending = child;
     const done = waitExit(child);
     child.kill(signal);
     await done;
@@ -81,6 +95,7 @@ export class ServiceProcess implements ServiceHandle {
   async stop(): Promise<void> {
     const child = this.current;
     if (!child || exited(child)) return;
+    this.ending = child;
     const done = waitExit(child);
     const hard = setTimeout(() => child.kill('SIGKILL'), 5000);
     child.kill('SIGTERM');
@@ -96,7 +111,9 @@ export class ServiceProcess implements ServiceHandle {
   private spawn(): Promise<RegExpMatchArray> {
     this.tail = '';
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(ROOT, this.script)], {
+      const [program, ...args] = this.command;
+      const child = spawn(program, args, {
+        cwd: ROOT,
         env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/tmp', ...this.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -125,7 +142,17 @@ export class ServiceProcess implements ServiceHandle {
         }
       });
       child.stderr?.on('data', (d: Buffer) => this.record(d.toString()));
-      child.on('exit', (code, signal) => fail(`exited (${signal ?? code}) before it was ready`));
+      child.on('exit', (code, signal) => {
+        const wasReady = settled;
+        fail(`exited (${signal ?? code}) before it was ready`);
+        // A service that dies under a test shows up there only as closed sockets (1006): say so,
+        // with its last output, where the test run's log shows it.
+        if (wasReady && this.ending !== child) {
+          process.stderr.write(
+            `[${this.label}] exited unexpectedly (${signal ?? code}); its last output:\n${this.tail}\n`,
+          );
+        }
+      });
     });
   }
 }

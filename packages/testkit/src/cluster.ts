@@ -6,12 +6,10 @@
  * may point the cluster at a NATS or Postgres of their own (ClusterOptions).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { Config } from '@pty-ws/config';
 import { ServiceProcess, type ServiceHandle } from './cluster-process';
-
-const NATS_URL = process.env['PTYWS_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
-const PG_ADMIN_URL = process.env['PTYWS_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+import { databaseUrl, dropNatsState, NATS_URL, PG_ADMIN_URL, withPg } from './backends';
+import { freePort } from './ports';
 
 export interface EdgeHandle extends ServiceHandle {
   readonly edgeId: string;
@@ -105,44 +103,6 @@ function loadConfigFrom(env: Record<string, string>): Config {
   return loadConfig(env);
 }
 
-async function withPg<T>(url: string, fn: (q: (sql: string) => Promise<unknown>) => Promise<T>): Promise<T> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Client } = require('pg') as {
-    Client: new (o: { connectionString: string }) => {
-      connect(): Promise<void>;
-      query(s: string): Promise<unknown>;
-      end(): Promise<void>;
-    };
-  };
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn((sql) => c.query(sql));
-  } finally {
-    await c.end();
-  }
-}
-
-/** Deletes what a run left in JetStream: its frame stream and membership bucket. */
-async function dropNatsState(natsUrl: string, prefix: string): Promise<void> {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { connect } = require('@nats-io/transport-node') as typeof import('@nats-io/transport-node');
-  const { jetstreamManager } = require('@nats-io/jetstream') as typeof import('@nats-io/jetstream');
-  const { defaultFrameStreamName } = require('@pty-ws/adapters-nats') as {
-    defaultFrameStreamName: (p: string) => string;
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const nc = await connect({ servers: natsUrl, timeout: 2000, reconnect: false });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for (const name of [defaultFrameStreamName(prefix), `KV_${prefix}_membership`]) {
-      await jsm.streams.delete(name).catch(() => undefined);
-    }
-  } finally {
-    await nc.close();
-  }
-}
-
 /** The edge-timeout variable, if packages/config has one by now. */
 function edgeTimeoutEnv(ms: number | undefined): Record<string, string> {
   if (ms === undefined) return {};
@@ -151,18 +111,6 @@ function edgeTimeoutEnv(ms: number | undefined): Record<string, string> {
   const v = CONFIG_VARIABLES.find((c) => c.field === 'edgeTimeoutMs');
   if (!v) throw new Error('edgeTimeoutMs needs a PTYWS_* variable in packages/config, read by the agent');
   return { [v.name]: String(ms) };
-}
-
-/** A port nothing listens on right now (the kernel's pick, released at once). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
 }
 
 /**
@@ -206,12 +154,12 @@ export async function startCluster(overrides: Partial<Config>, options: ClusterO
   const natsUrl = options.natsUrl ?? NATS_URL;
   const adminToken = overrides.adminToken ?? `ptyws_test_admin_${randomBytes(16).toString('hex')}`;
   if (ownDb) await withPg(PG_ADMIN_URL, (q) => q(`CREATE DATABASE ${db}`));
-  const databaseUrl = options.databaseUrl ?? PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
+  const dbUrl = options.databaseUrl ?? databaseUrl(db);
   const base = {
     ...toEnv(overrides),
     ...edgeTimeoutEnv(options.edgeTimeoutMs),
     PTYWS_NATS_URL: natsUrl,
-    PTYWS_DATABASE_URL: databaseUrl,
+    PTYWS_DATABASE_URL: dbUrl,
     PTYWS_NATS_PREFIX: prefix,
     PTYWS_ADMIN_TOKEN: adminToken,
     PTYWS_PORT: '0',

@@ -9,4 +9,14 @@ export * from './context';
 export * from './screen';
 export * from './sequence';
 export * from './cluster';
+export * from './ports';
+export {
+  databaseUrl,
+  dropNatsState,
+  NATS_URL as TEST_NATS_URL,
+  PG_ADMIN_URL as TEST_PG_ADMIN_URL,
+  withPg,
+} from './backends';
 export { ServiceProcess, type ServiceHandle } from './cluster-process';
+export { startStandaloneProcess, type StandaloneProcess } from './standalone-process';
+export { ManualClock } from './manual-clock';

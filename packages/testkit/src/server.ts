@@ -55,7 +55,9 @@ export function testDefaults(): Partial<Config> {
     logLevel: process.env['PTYWS_TEST_LOG_LEVEL'] ?? 'silent',
     shell: '/bin/sh',
     pingIntervalMs: 500,
-    pongTimeoutMs: 5000,
+    // Long: on a loaded CI box a test process can stay off the CPU for seconds, its client's pong
+    // late, and the edge reaps a healthy socket (close 1006, no frame). Keepalive tests set their own.
+    pongTimeoutMs: 30_000,
     // Off unless a test asks: the default port would clash between parallel servers.
     grpcPort: 0,
   };

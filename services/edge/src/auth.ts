@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { BindingError, SCOPES, type Scope } from '@pty-ws/protocol';
-import type { TokenRecord, TokenStore } from '@pty-ws/ports';
+import { systemClock, type Clock, type TokenRecord, type TokenStore } from '@pty-ws/ports';
 import { VerifiedTokens } from './verified-tokens';
+import type { AuthFailureThrottle } from './limits/auth-failure-throttle';
 
 /** Who is on the other end of a request or connection, fixed at upgrade (binding §7.2). */
 export interface Principal {
@@ -12,6 +13,8 @@ export interface Principal {
   instanceId?: string;
   sessionId?: string;
   tokenId?: string;
+  /** When the token stops being valid (epoch ms); open connections are closed then too. */
+  expiresAt?: number;
 }
 
 export function hashToken(token: string): string {
@@ -37,18 +40,40 @@ export const ANONYMOUS: Principal = { id: 'anonymous', kind: 'anonymous', scopes
 
 export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'revoked';
 
+export interface AuthenticatorOptions {
+  tokens: TokenStore;
+  enabled: boolean;
+  /** Scopes of a certificate principal (PTYWS_MTLS_SCOPES); default observe only. */
+  certificateScopes?: readonly Scope[];
+  /** Recently verified tokens (verified-tokens.ts); `forget` must hear of every revocation. */
+  verified?: VerifiedTokens;
+  /** Told the reason of every refused credential, whichever API it came through (metrics). */
+  onFailure?: (reason: AuthFailure) => void;
+  /** Per-address limit on refused tokens; absent: unlimited. */
+  throttle?: AuthFailureThrottle;
+  /** Token expiry is wall-clock time (`expires_at`). */
+  clock?: Clock;
+}
+
 /** Resolves bearer tokens to principals against the TokenStore (hash lookup, never the token). */
 export class Authenticator {
-  constructor(
-    private readonly tokens: TokenStore,
-    readonly enabled: boolean,
-    /** Scopes of a certificate principal (PTYWS_MTLS_SCOPES). */
-    private readonly certificateScopes: readonly Scope[] = ['pty:observe'],
-    /** Recently verified tokens (verified-tokens.ts); `forget` must hear of every revocation. */
-    private readonly verified: VerifiedTokens = new VerifiedTokens(),
-    /** Told the reason of every refused credential, whichever API it came through (metrics). */
-    private readonly onFailure: (reason: AuthFailure) => void = () => {},
-  ) {}
+  private readonly tokens: TokenStore;
+  readonly enabled: boolean;
+  private readonly certificateScopes: readonly Scope[];
+  private readonly verified: VerifiedTokens;
+  private readonly onFailure: (reason: AuthFailure) => void;
+  private readonly throttle: AuthFailureThrottle | undefined;
+  private readonly clock: Clock;
+
+  constructor(opts: AuthenticatorOptions) {
+    this.tokens = opts.tokens;
+    this.enabled = opts.enabled;
+    this.certificateScopes = opts.certificateScopes ?? ['pty:observe'];
+    this.verified = opts.verified ?? new VerifiedTokens();
+    this.onFailure = opts.onFailure ?? (() => {});
+    this.throttle = opts.throttle;
+    this.clock = opts.clock ?? systemClock;
+  }
 
   /** A token was revoked (here or on another edge): its next use goes to the TokenStore. */
   forget(tokenId: string): void {
@@ -59,10 +84,15 @@ export class Authenticator {
    * A bearer token wins when one is sent (its scopes and session binding apply); otherwise the
    * verified client certificate's identity is the principal (binding §7.1.2), with the configured scopes.
    */
-  async authenticate(token: string | undefined, certificate?: string): Promise<Principal> {
+  async authenticate(token: string | undefined, certificate?: string, address?: string): Promise<Principal> {
+    // A throttled address gets RATE_LIMITED before its token costs a lookup.
+    const settle = address !== undefined && token && this.enabled ? this.throttle?.begin(address) : undefined;
     try {
-      return await this.resolve(token, certificate);
+      const principal = await this.resolve(token, certificate);
+      settle?.(false);
+      return principal;
     } catch (err) {
+      settle?.(err instanceof AuthError);
       if (err instanceof AuthError) this.onFailure(err.reason);
       throw err;
     }
@@ -76,15 +106,15 @@ export class Authenticator {
     if (!token) throw new AuthError('missing', 'a bearer token is required');
     const hash = hashToken(token);
     const cached = this.verified.get(hash);
-    if (cached && (cached.expiresAt === undefined || cached.expiresAt > Date.now())) return principalOf(cached);
+    if (cached && (cached.expiresAt === undefined || cached.expiresAt > this.clock.now())) return principalOf(cached);
     const epoch = this.verified.begin();
     const rec = await this.tokens.findByHash(hash);
     if (!rec) throw new AuthError('invalid', 'the bearer token is not valid');
     if (rec.revokedAt !== undefined) throw new AuthError('revoked', 'the bearer token has been revoked');
-    if (rec.expiresAt !== undefined && rec.expiresAt <= Date.now())
+    if (rec.expiresAt !== undefined && rec.expiresAt <= this.clock.now())
       throw new AuthError('expired', 'the bearer token has expired');
     // last_used_at is written on a store lookup only: accurate to the cache's lifetime (5 s).
-    void this.tokens.touch(rec.tokenId, Date.now()).catch(() => undefined);
+    void this.tokens.touch(rec.tokenId, this.clock.now()).catch(() => undefined);
     this.verified.remember(hash, rec, epoch);
     return principalOf(rec);
   }
@@ -98,6 +128,7 @@ export function principalOf(rec: TokenRecord): Principal {
     tokenId: rec.tokenId,
   };
   if (rec.sessionId) p.sessionId = rec.sessionId;
+  if (rec.expiresAt !== undefined) p.expiresAt = rec.expiresAt;
   return p;
 }
 

@@ -26,13 +26,18 @@ import { ConnectionAdmission, SharedLimits, type LimitsExchange } from './limits
 import { limitedStreams } from './limits/limited-streams';
 import { OpenStreams, allOpen } from './limits/open-streams';
 import { requestGate } from './limits/request-gate';
+import { AuthFailureThrottle } from './limits/auth-failure-throttle';
 import { MtlsFront } from './mtls/mtls-front';
 import { TransportPolicy, createApp } from './transport';
-import { uWS, type us_listen_socket } from './uws';
+import { listenEdge } from './listen';
 import { AttachHandler, type SessionHostSource } from './ws/attach-handler';
 import type { Conn } from './ws/connection';
 import { HubRegistry } from './ws/hubs';
 import { upgradeHandler } from './ws/upgrade';
+import { ExpiryWatch } from './ws/expiry-watch';
+import { Keepalive } from './ws/keepalive';
+import { mountAgentCards } from './http/card-routes';
+import { guardApp } from './http/guarded-app';
 
 export interface EdgeDeps {
   config: Config;
@@ -69,29 +74,61 @@ export interface RunningEdge {
   stop(): Promise<void>;
 }
 
+/**
+ * uWS's maxPayloadLength for a given PTYWS_MAX_FRAME_BYTES: messages up to four times the limit
+ * are read (and refused by pty-ws with a close frame); only beyond that does uWS drop the socket.
+ * The factor bounds what a refused message can make the edge buffer per connection.
+ */
+export function uwsPayloadLimit(maxFrameBytes: number): number {
+  return Math.max(4 * maxFrameBytes, maxFrameBytes + 64 * 1024);
+}
+
+/** Room below uWS's maxBackpressure for the frames published in the tick a socket is skipped. */
+const BACKLOG_MARGIN_BYTES = 512 * 1024;
+
 /** Starts an edge: REST + AgentCard + the pty-ws/v1 attach endpoint on one uWS listener. */
 export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const { config, logger } = deps;
-  const app = createApp(config, logger);
+  const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
+  const app = guardApp(createApp(config, logger), logger, { tls, maxPending: config.maxHttpRequests });
   // mTLS (PTYWS_TLS_CA): a TLS front verifies client certificates and relays to the app on loopback.
   const front =
     config.tlsCa !== undefined && config.tlsCert !== undefined && config.tlsKey !== undefined
       ? new MtlsFront({ certFile: config.tlsCert, keyFile: config.tlsKey, caFile: config.tlsCa, logger })
       : undefined;
   const transport = TransportPolicy.fromConfig(config, front);
+  // uWS drops frames to a socket past maxBackpressure: the hub skips it forward before that.
+  const maxBackpressure = Math.max(config.slowConsumerBytes * 4, 4 * 1024 * 1024);
   const hubs = new HubRegistry({
     app,
     log: deps.log,
     logger,
     slowConsumerBytes: config.slowConsumerBytes,
+    hardBacklogBytes: maxBackpressure - BACKLOG_MARGIN_BYTES,
     metrics: deps.metrics,
     onLagged: (conn) =>
       logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
+    // A Closed frame ends every connection of the session once it was delivered: the hub's one
+    // subscription per session sees it, so no second subscription watches for it.
+    onEntry: (entry, sessionId) => {
+      if (entry.type !== 'event' || entry.op !== 'pty.session_frame' || entry.payload['kind'] !== 'Closed') return;
+      setImmediate(() => {
+        for (const conn of [...handler.conns]) {
+          if (conn.sessionId === sessionId) handler.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+        }
+      });
+    },
   });
-  const auth = new Authenticator(deps.tokens, config.authEnabled, config.mtlsScopes, undefined, (reason) =>
-    deps.metrics?.authFailure(reason),
-  );
-  const audit = deps.audit ? new EdgeAudit(deps.audit, config.edgeId, config.instanceId, deps.metrics) : undefined;
+  const auth = new Authenticator({
+    tokens: deps.tokens,
+    enabled: config.authEnabled,
+    certificateScopes: config.mtlsScopes,
+    onFailure: (reason) => deps.metrics?.authFailure(reason),
+    throttle: new AuthFailureThrottle(),
+  });
+  const audit = deps.audit
+    ? new EdgeAudit({ log: deps.audit, edgeId: config.edgeId, instanceId: config.instanceId, metrics: deps.metrics })
+    : undefined;
   const handler: AttachHandler = new AttachHandler({
     control: deps.control,
     log: deps.log,
@@ -100,6 +137,8 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     edgeId: config.edgeId,
     sessionHost: deps.sessionHost,
     metrics: deps.metrics,
+    maxFrameBytes: config.maxFrameBytes,
+    ...(deps.a2a ? { a2a: deps.a2a } : {}),
     frameLimits: {
       frameRatePerConn: config.frameRatePerConn,
       inputBytesPerConn: config.inputBytesPerConn,
@@ -114,7 +153,12 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const openConnections = () => allOpen(handler.conns, streams);
   // Cluster: connection counts and rates shared with the other edges (SharedLimits).
   const shared = deps.limitsExchange
-    ? new SharedLimits(config.edgeId, deps.limitsExchange, openConnections, (p, i) => admission.chargeRemote(p, i))
+    ? new SharedLimits({
+        edgeId: config.edgeId,
+        exchange: deps.limitsExchange,
+        local: openConnections,
+        onRemoteAdmissions: (p, i) => admission.chargeRemote(p, i),
+      })
     : undefined;
   admission.countConnections(openConnections, shared);
   // A2A and gRPC admin calls take from the same per-principal and per-instance buckets.
@@ -123,24 +167,24 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const a2a = deps.a2a ? limitedStreams(deps.a2a, admission, streams, onRateLimited) : undefined;
   const untrackConnections = deps.metrics?.trackConnections(() => handler.conns);
   let draining = false;
-
-  // Closed frames end every connection of the session after they were delivered.
-  const closeWatch = new Map<string, () => void>();
-  const watchClosed = (sessionId: string) => {
-    if (closeWatch.has(sessionId)) return;
-    const unsub = deps.log.subscribe(sessionId, (e) => {
-      if (e.type === 'event' && e.op === 'pty.session_frame' && e.payload['kind'] === 'Closed') {
-        setImmediate(() => {
-          for (const conn of [...handler.conns]) {
-            if (conn.sessionId === sessionId) handler.goodbye(conn, 'session_closed', CloseCode.NORMAL);
-          }
-          closeWatch.get(sessionId)?.();
-          closeWatch.delete(sessionId);
-        });
-      }
-    });
-    closeWatch.set(sessionId, unsub);
-  };
+  // A token that expires while its socket is open ends the connection then, like a revocation.
+  const expiry = new ExpiryWatch((conn) =>
+    handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED, 'the token expired'),
+  );
+  // A socket whose pings go unanswered is dropped (half-open peers never answer a close handshake).
+  const keepalive = new Keepalive({
+    conns: () => handler.conns,
+    pingIntervalMs: config.pingIntervalMs,
+    pongTimeoutMs: config.pongTimeoutMs,
+    onStale: (conn) => {
+      logger.warn(
+        { session_id: conn.sessionId, client_id: conn.clientId, role: conn.role },
+        'reaping stale connection',
+      );
+      deps.metrics?.connectionReaped();
+      handler.end(conn, CloseCode.SERVER_ERROR);
+    },
+  });
 
   /** An exception escaping into uWS silently drops the socket: log it and keep the connection. */
   const guarded =
@@ -154,8 +198,10 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     };
 
   app.ws<Conn>('/agents/:instance/sessions/:session/attach', {
-    maxPayloadLength: config.maxFrameBytes,
-    maxBackpressure: Math.max(config.slowConsumerBytes * 4, 4 * 1024 * 1024),
+    // Above PTYWS_MAX_FRAME_BYTES so that AttachHandler sees and refuses such messages with an
+    // Error and close 1009; uWS itself drops a socket past this without a close frame (1006).
+    maxPayloadLength: uwsPayloadLimit(config.maxFrameBytes),
+    maxBackpressure,
     closeOnBackpressureLimit: 0,
     idleTimeout: 0,
     sendPingsAutomatically: false,
@@ -174,18 +220,16 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
         ws.end(CloseCode.NORMAL, 'server_shutdown');
         return;
       }
-      const { sessionId } = ws.getUserData();
-      setImmediate(() => watchClosed(sessionId)); // see AttachHandler.open: no NATS calls inside uWS callbacks
       void handler.open(ws);
+      expiry.watch(ws.getUserData());
     }),
     message: guarded('message', (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary)),
     drain: (ws) => void handler.resumeLagged(ws.getUserData()),
-    pong: (ws) => {
-      const conn = ws.getUserData();
-      conn.lastPongAt = Date.now();
-      conn.pingOutstandingSince = undefined;
+    pong: (ws) => keepalive.pong(ws.getUserData()),
+    close: (ws, code) => {
+      expiry.forget(ws.getUserData());
+      handler.closed(ws.getUserData(), code);
     },
-    close: (ws, code) => handler.closed(ws.getUserData(), code),
   });
 
   const closeConnectionsOf = (tokenId: string) => {
@@ -210,6 +254,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   });
 
   mountStatic(app);
+  mountAgentCards(app, config, deps.a2a !== undefined);
   // A2A HTTP+JSON and JSON-RPC bindings over the same core as gRPC (before the REST catch-all 404).
   if (a2a) {
     mountA2aHttp(app, {
@@ -223,13 +268,15 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   }
   // Without a trail (PTYWS_AUDIT_LOG=off) the endpoint says so instead of a bare 404.
   mountAuditApi(app, {
+    admit,
     transport,
     instanceId: config.instanceId,
     auth,
     audit: deps.audit ?? NO_AUDIT,
   });
   mountRestApi(app, {
-    a2a: deps.a2a !== undefined,
+    admit,
+    ...(audit ? { audit } : {}),
     transport,
     config,
     admin,
@@ -242,80 +289,38 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     metrics: deps.metrics,
   });
 
-  // Keepalive (binding §2.4): ping every interval; reap a socket whose ping has gone unanswered
-  // for the pong timeout. The final check runs after setImmediate, i.e. after pending I/O was
-  // read: after an event-loop stall the timer fires before the pongs that arrived meanwhile are
-  // processed, and healthy sockets would otherwise be reaped with the dead.
-  const reap = (conn: Conn) => {
-    if (!conn.ws || !conn.open || conn.pingOutstandingSince === undefined) return;
-    if (Date.now() - conn.pingOutstandingSince <= config.pongTimeoutMs) return;
-    logger.warn({ session_id: conn.sessionId, client_id: conn.clientId, role: conn.role }, 'reaping stale connection');
-    deps.metrics?.connectionReaped();
-    const ws = conn.ws;
-    handler.closed(conn, CloseCode.SERVER_ERROR);
-    ws.close(); // half-open peers never answer a close handshake: drop the socket
-  };
-  const heartbeat = setInterval(() => {
-    const now = Date.now();
-    const suspects: Conn[] = [];
-    for (const conn of handler.conns) {
-      if (!conn.ws || !conn.open) continue;
-      if (conn.pingOutstandingSince === undefined) conn.pingOutstandingSince = now;
-      else if (now - conn.pingOutstandingSince > config.pongTimeoutMs) suspects.push(conn);
-      conn.ws.ping();
-    }
-    if (suspects.length > 0) setImmediate(() => suspects.forEach(reap));
-  }, config.pingIntervalMs);
-  heartbeat.unref();
-
-  // Behind the mTLS front the app takes loopback connections only, on a port of its own.
-  const [appHost, appPort] = front ? ['127.0.0.1', 0] : [config.host, config.port];
-  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(appHost, appPort, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${appHost}:${appPort}`))));
-  });
-  let port = uWS.us_socket_local_port(listenSocket);
-  if (front) {
-    try {
-      port = await front.listen(config.host, config.port, port);
-    } catch (err) {
-      uWS.us_listen_socket_close(listenSocket);
-      throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
-    }
-  }
+  const listener = await listenEdge(app, config, front);
   const grpc = await startEdgeGrpc({
     config,
     logger,
     auth,
     admin,
     admit,
-
     log: deps.log,
     ...(a2a ? { a2a } : {}),
     ...(audit ? { audit } : {}),
-    httpPort: port,
+    httpPort: listener.port,
     hotMisses: (sessionId) => hubs.get(sessionId)?.hotMisses ?? 0,
   }).catch(async (err: unknown) => {
-    uWS.us_listen_socket_close(listenSocket);
-    await front?.close();
+    await listener.close();
     throw err;
   });
 
   return {
-    port,
+    port: listener.port,
     ...(grpc ? { grpcPort: grpc.port } : {}),
     closeConnectionsOf,
     async stop() {
       draining = true;
-      clearInterval(heartbeat);
+      keepalive.dispose();
+      expiry.dispose();
       for (const conn of [...handler.conns]) handler.goodbye(conn, 'server_shutdown', CloseCode.NORMAL);
-      for (const unsub of closeWatch.values()) unsub();
-      uWS.us_listen_socket_close(listenSocket);
-      await front?.close();
+      await listener.close();
       await grpc?.stop(1000);
       for (const hub of hubs.all()) hub.dispose();
       untrackConnections?.();
-      audit?.stop();
-      shared?.stop();
+      audit?.dispose();
+      shared?.dispose();
     },
   };
 }

@@ -65,7 +65,7 @@ async function main(): Promise<RunningService> {
     // An agent at its session cap: the others are tried before RATE_LIMITED is the answer.
     alternatives: (instanceId, backend) => agents.agentsFor(instanceId, backend),
   });
-  const stopHeartbeat = startEdgeHeartbeat(nc, config.natsPrefix, config.edgeId);
+  const heartbeat = startEdgeHeartbeat(nc, { prefix: config.natsPrefix, edgeId: config.edgeId });
   // The audit trail is the Postgres table (shared by every edge), plus JSON lines if PTYWS_AUDIT_LOG is set.
   const metrics = new Metrics({ labels: { edge: config.edgeId } });
   const audit = new TeeAuditLog(
@@ -115,9 +115,9 @@ async function main(): Promise<RunningService> {
     logger,
     gracePeriodS: config.gracePeriodS,
     async stop() {
-      stopHeartbeat();
+      heartbeat.dispose();
       await edge.stop();
-      agents.stop();
+      agents.dispose();
       await audit.close();
       await backend.close();
       await tracing.shutdown().catch(() => undefined);

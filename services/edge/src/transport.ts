@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
-import type { Config } from '@pty-ws/config';
+import { isLoopbackHost, type Config } from '@pty-ws/config';
+import { OriginPolicy } from './http/origin-policy';
 import type { Logger } from './logger';
 import { uWS, type TemplatedApp } from './uws';
 
@@ -13,11 +14,13 @@ export class TransportPolicy {
 
   constructor(
     readonly tls: boolean,
-    /** Plain upgrades accepted anyway (explicit PTYWS_ALLOW_INSECURE=1, or its unset default). */
+    /** Plain upgrades accepted anyway (explicit PTYWS_ALLOW_INSECURE=1, or unset on loopback). */
     readonly allowInsecure: boolean,
     trustedProxies: readonly string[],
     /** mTLS: the front that relays verified clients to the app; every request must come through it. */
     private readonly relay?: PeerDirectory,
+    /** Which browser origins may send requests (ambient credentials: certificates, auth disabled). */
+    private readonly origins: OriginPolicy = new OriginPolicy(),
   ) {
     for (const cidr of trustedProxies) {
       const [addr = '', bits] = cidr.split('/');
@@ -29,16 +32,26 @@ export class TransportPolicy {
 
   static fromConfig(config: Config, relay?: PeerDirectory): TransportPolicy {
     const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
-    return new TransportPolicy(tls, config.allowInsecure ?? true, config.trustedProxies, relay);
+    return new TransportPolicy(
+      tls,
+      allowsInsecure(config, config.host),
+      config.trustedProxies,
+      relay,
+      new OriginPolicy(config.allowedOrigins),
+    );
   }
 
   /**
    * The transport check of every attach upgrade and REST call: who the peer really is (behind the
    * mTLS front: the TLS client and its certificate identity), or why the request is refused.
    */
-  admit(remoteAddress: string, forwardedProto: string): TransportVerdict {
+  admit(remoteAddress: string, forwardedProto: string, origin = '', host = '', proxiedAddress = ''): TransportVerdict {
+    const foreign = this.origins.check(origin, host);
+    if (foreign !== undefined) return { ok: false, message: foreign };
     if (this.relay) {
-      const peer = this.relay.peerOf(normalizeAddress(remoteAddress));
+      // Behind the front the app listens on a private unix socket; the front names each relayed
+      // connection in a PROXY v2 header. The TCP source address plays no part (none exists).
+      const peer = proxiedAddress === '' ? undefined : this.relay.peerOf(normalizeAddress(proxiedAddress));
       if (peer) return { ok: true, remoteAddress: peer.remoteAddress, certificate: peer.certificate };
       return {
         ok: false,
@@ -49,7 +62,7 @@ export class TransportPolicy {
     return {
       ok: false,
       message:
-        'plain http:// and ws:// are refused by this server (PTYWS_ALLOW_INSECURE=0): use https:// and wss://, or a trusted proxy that terminates TLS',
+        'plain http:// and ws:// are refused by this server (PTYWS_ALLOW_INSECURE is not 1 and it listens beyond loopback): use https:// and wss://, or a trusted proxy that terminates TLS',
     };
   }
 
@@ -67,9 +80,18 @@ export class TransportPolicy {
   }
 }
 
-/** Where the mTLS front registers the clients it relays, by their loopback source address. */
+/**
+ * Plain (unencrypted) transport on a listener bound to `host`: PTYWS_ALLOW_INSECURE decides when
+ * set; unset, only a loopback listener accepts it (binding §11: production MUST use TLS; a local
+ * `npm start` keeps working without certificates).
+ */
+export function allowsInsecure(config: Pick<Config, 'allowInsecure'>, host: string): boolean {
+  return config.allowInsecure ?? isLoopbackHost(host);
+}
+
+/** Where the mTLS front registers the clients it relays, by the address it names them with. */
 export interface PeerDirectory {
-  peerOf(loopbackAddress: string): { remoteAddress: string; certificate: string } | undefined;
+  peerOf(relayAddress: string): { remoteAddress: string; certificate: string } | undefined;
 }
 
 export type TransportVerdict =
@@ -117,8 +139,10 @@ export function createApp(config: Config, logger: Logger): TemplatedApp {
     );
   } else {
     logger.warn(
-      { trusted_proxies: config.trustedProxies },
-      'no TLS configured and PTYWS_ALLOW_INSECURE=0: attach upgrades are accepted only from trusted proxies that saw https',
+      { trusted_proxies: config.trustedProxies, host: config.host, allow_insecure: config.allowInsecure ?? 'unset' },
+      config.allowInsecure === false
+        ? 'no TLS configured and PTYWS_ALLOW_INSECURE=0: requests are accepted only from trusted proxies that saw https'
+        : `no TLS configured and PTYWS_HOST=${config.host} is not loopback: plain http/ws is refused (403) except from trusted proxies that saw https; set PTYWS_TLS_CERT/PTYWS_TLS_KEY, or PTYWS_ALLOW_INSECURE=1 to accept it`,
     );
   }
   return uWS.App();

@@ -28,4 +28,11 @@ function loadNative(): typeof UWS {
 }
 
 export const uWS = loadNative();
-export type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js';
+export type {
+  HttpRequest,
+  HttpResponse,
+  TemplatedApp,
+  WebSocket,
+  WebSocketBehavior,
+  us_listen_socket,
+} from 'uWebSockets.js';

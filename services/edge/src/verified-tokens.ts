@@ -1,11 +1,11 @@
-import type { TokenRecord } from '@pty-ws/ports';
+import { systemClock, type Clock, type TokenRecord } from '@pty-ws/ports';
 
 export interface VerifiedTokensOptions {
   /** How long a verified token is trusted without asking the TokenStore again. */
   ttlMs: number;
   /** Most entries kept; the oldest is dropped first. */
   maxEntries: number;
-  now?: () => number;
+  clock?: Clock;
 }
 
 /** Default: short enough that a lost revocation broadcast is bounded, long enough for a reconnect storm. */
@@ -21,19 +21,19 @@ export const VERIFIED_TOKENS_DEFAULTS: VerifiedTokensOptions = { ttlMs: 5000, ma
  */
 export class VerifiedTokens {
   private readonly byHash = new Map<string, { record: TokenRecord; until: number }>();
-  private readonly now: () => number;
+  private readonly clock: Clock;
   /** Bumped by every `forget`: a lookup started before the bump must not be cached. */
   private epoch = 0;
 
   constructor(private readonly opts: VerifiedTokensOptions = VERIFIED_TOKENS_DEFAULTS) {
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? systemClock;
   }
 
   /** The cached record for this hash, if still fresh. */
   get(hash: string): TokenRecord | undefined {
     const hit = this.byHash.get(hash);
     if (!hit) return undefined;
-    if (hit.until <= this.now()) {
+    if (hit.until <= this.clock.monotonic()) {
       this.byHash.delete(hash);
       return undefined;
     }
@@ -49,7 +49,7 @@ export class VerifiedTokens {
   remember(hash: string, record: TokenRecord, startedAt: number): void {
     if (startedAt !== this.epoch || this.opts.ttlMs <= 0) return;
     this.byHash.delete(hash); // re-insert: Map order is then oldest first
-    this.byHash.set(hash, { record, until: this.now() + this.opts.ttlMs });
+    this.byHash.set(hash, { record, until: this.clock.monotonic() + this.opts.ttlMs });
     while (this.byHash.size > this.opts.maxEntries) {
       const oldest = this.byHash.keys().next().value as string;
       this.byHash.delete(oldest);

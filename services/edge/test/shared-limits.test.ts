@@ -1,5 +1,9 @@
+import { ManualClock } from '@pty-ws/testkit';
 import { ConnectionAdmission } from '../src/limits/connection-admission';
 import {
+  FORGET_EDGE_MS,
+  REPORT_CHANGES_MS,
+  REPORT_FULL_MS,
   SharedLimits,
   type CountedConnection,
   type LimitsExchange,
@@ -39,6 +43,7 @@ function edge(
   id: string,
   exchange: LimitsExchange,
   limits: Partial<ConstructorParameters<typeof ConnectionAdmission>[0]>,
+  clock = new ManualClock(),
 ): Edge {
   const conns: CountedConnection[] = [];
   const admission = new ConnectionAdmission(
@@ -51,20 +56,22 @@ function edge(
       ...limits,
     },
     () => conns.length,
+    clock,
   );
-  const shared = new SharedLimits(
-    id,
+  const shared = new SharedLimits({
+    edgeId: id,
     exchange,
-    () => conns,
-    (p, i) => admission.chargeRemote(p, i),
-  );
+    local: () => conns,
+    onRemoteAdmissions: (p, i) => admission.chargeRemote(p, i),
+    clock,
+  });
   admission.countConnections(() => conns, shared);
   return { admission, shared, conns };
 }
 
 describe('SharedLimits', () => {
   const edges: Edge[] = [];
-  afterEach(() => edges.splice(0).forEach((e) => e.shared.stop()));
+  afterEach(() => edges.splice(0).forEach((e) => e.shared.dispose()));
 
   it("charges one edge's admissions to the other's rate buckets on the next tick", async () => {
     const x = bus();
@@ -99,6 +106,31 @@ describe('SharedLimits', () => {
     expect(x.sent[x.sent.length - 1]!.open.principal).toEqual({ p: 1 });
   });
 
+  it('reports changes every 250 ms and everything every 5 s; a silent edge is forgotten after 15 s', () => {
+    const x = bus();
+    // Two clocks: a's stops when a dies without a word (a killed process sends nothing).
+    const clockA = new ManualClock();
+    const clockB = new ManualClock();
+    const a = edge('a', x, { maxConnsPerPrincipal: 1 }, clockA);
+    const b = edge('b', x, { maxConnsPerPrincipal: 1 }, clockB);
+    edges.push(a, b);
+    a.conns.push(conn('p'));
+    clockA.advance(REPORT_CHANGES_MS - 1);
+    expect(b.shared.remoteOpen('principal', 'p')).toBe(0);
+    clockA.advance(1);
+    expect(b.shared.remoteOpen('principal', 'p')).toBe(1);
+    const fullReports = () => x.sent.filter((r) => r.edge === 'a' && r.full).length;
+    expect(fullReports()).toBe(1); // the one at start
+    clockA.advance(REPORT_FULL_MS);
+    expect(fullReports()).toBe(2);
+    clockB.advance(FORGET_EDGE_MS - REPORT_FULL_MS);
+    expect(b.shared.remoteOpen('principal', 'p')).toBe(1);
+    expect(b.admission.admit('p', 'i')?.limit).toBe('open_connections_principal');
+    clockB.advance(2 * REPORT_FULL_MS);
+    expect(b.shared.remoteOpen('principal', 'p')).toBe(0);
+    expect(b.admission.admit('p', 'i')).toBeUndefined();
+  });
+
   it('a stopping edge tells the others it holds nothing any more', () => {
     const x = bus();
     const a = edge('a', x, { maxConnsPerPrincipal: 1 });
@@ -107,7 +139,7 @@ describe('SharedLimits', () => {
     a.conns.push(conn('p'));
     a.shared.report(true);
     expect(b.shared.remoteOpen('principal', 'p')).toBe(1);
-    a.shared.stop();
+    a.shared.dispose();
     expect(b.shared.remoteOpen('principal', 'p')).toBe(0);
   });
 

@@ -12,19 +12,21 @@ describe('TransportPolicy.admit', () => {
     expect(!refused.ok && refused.message).toMatch(/https:\/\/ and wss:\/\//);
   });
 
-  it('behind the mTLS front: a relayed peer carries its certificate; anything else is refused', () => {
+  it('behind the mTLS front: a relayed peer (named in its PROXY header) carries its certificate; anything else is refused', () => {
     const peers = new Map([['127.1.0.7', { remoteAddress: '203.0.113.9', certificate: 'alice-bot' }]]);
     const p = new TransportPolicy(true, true, [], { peerOf: (a) => peers.get(a) });
-    // uWS may print the loopback peer as IPv4-mapped IPv6.
-    expect(p.admit('0000:0000:0000:0000:0000:ffff:7f01:0007', '')).toEqual({
+    // uWS may print the relay's proxied address as IPv4-mapped IPv6.
+    expect(p.admit('', '', '', '', '0000:0000:0000:0000:0000:ffff:7f01:0007')).toEqual({
       ok: true,
       remoteAddress: '203.0.113.9',
       certificate: 'alice-bot',
     });
-    // A local process connecting to the app's loopback port directly, even claiming https.
-    const direct = p.admit('127.0.0.1', 'https');
+    // No PROXY header (a process reaching the app's socket directly), even from the relay's address.
+    const direct = p.admit('127.1.0.7', 'https');
     expect(direct.ok).toBe(false);
     expect(!direct.ok && direct.message).toMatch(/client certificate/);
+    // A PROXY header naming no open relay.
+    expect(p.admit('', '', '', '', '127.1.0.8').ok).toBe(false);
   });
 
   it('normalizes IPv4-mapped forms', () => {

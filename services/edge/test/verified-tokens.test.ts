@@ -2,6 +2,7 @@ import { MemoryTokenStore } from '@pty-ws/adapters-memory';
 import type { TokenRecord } from '@pty-ws/ports';
 import { Authenticator, hashToken } from '../src/auth';
 import { VerifiedTokens } from '../src/verified-tokens';
+import { ManualClock } from '@pty-ws/testkit';
 
 /** A TokenStore that counts lookups and can hold one back, to see what the cache answers. */
 class CountingStore extends MemoryTokenStore {
@@ -15,12 +16,17 @@ class CountingStore extends MemoryTokenStore {
   }
 }
 
-let clock = 1_000_000;
-const now = () => clock;
+/** The cache's and the expiry check's clock, moved by the tests. */
+const clock = new ManualClock();
 
 async function setup(ttlMs = 5000, maxEntries = 100) {
   const store = new CountingStore();
-  const auth = new Authenticator(store, true, ['pty:observe'], new VerifiedTokens({ ttlMs, maxEntries, now }));
+  const auth = new Authenticator({
+    tokens: store,
+    enabled: true,
+    clock,
+    verified: new VerifiedTokens({ ttlMs, maxEntries, clock }),
+  });
   const mint = async (id: string, extra: Partial<TokenRecord> = {}) => {
     const token = `tok-${id}`;
     await store.insert({
@@ -49,7 +55,7 @@ describe('Authenticator with verified-token cache', () => {
     const t = await mint('a');
     for (let i = 0; i < 5; i++) expect((await auth.authenticate(t)).tokenId).toBe('a');
     expect(store.lookups).toBe(1);
-    clock += 5000;
+    clock.advance(5000);
     await auth.authenticate(t);
     expect(store.lookups).toBe(2);
   });
@@ -58,7 +64,7 @@ describe('Authenticator with verified-token cache', () => {
     const { store, auth, mint } = await setup();
     const t = await mint('a');
     await auth.authenticate(t);
-    await store.revoke('a', clock);
+    await store.revoke('a', clock.now());
     auth.forget('a');
     expect(await reasonOf(auth.authenticate(t))).toBe('revoked');
   });
@@ -70,7 +76,7 @@ describe('Authenticator with verified-token cache', () => {
     store.hold = new Promise((r) => (release = r));
     const inFlight = auth.authenticate(t); // read the record before the revocation
     await new Promise((r) => setImmediate(r));
-    await store.revoke('a', clock);
+    await store.revoke('a', clock.now());
     auth.forget('a');
     release();
     store.hold = undefined;
@@ -83,9 +89,9 @@ describe('Authenticator with verified-token cache', () => {
     expect(await reasonOf(auth.authenticate('nope'))).toBe('invalid');
     expect(await reasonOf(auth.authenticate('nope'))).toBe('invalid');
     expect(store.lookups).toBe(2);
-    const soon = await mint('b', { expiresAt: Date.now() + 300 });
-    await auth.authenticate(soon); // cached, and the cache's clock stands still
-    await new Promise((r) => setTimeout(r, 350));
+    const soon = await mint('b', { expiresAt: clock.now() + 300 });
+    await auth.authenticate(soon); // cached for 5 s
+    clock.advance(350); // still cached, but past its expiry
     expect(await reasonOf(auth.authenticate(soon))).toBe('expired');
   });
 

@@ -1,6 +1,6 @@
 import type { Config } from '@pty-ws/config';
 import type { SessionHostCapabilities } from '@pty-ws/protocol';
-import { PushDispatcher, WebhookDeliverer, type PushMetrics } from '@pty-ws/a2a';
+import { PushDispatcher, WebhookAddressPolicy, WebhookDeliverer, type PushMetrics } from '@pty-ws/a2a';
 import type {
   FrameLog,
   MembershipStore,
@@ -12,12 +12,12 @@ import type {
   TranscriptArchive,
 } from '@pty-ws/ports';
 import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry';
-import { SessionHosts } from './session-hosts';
-import { SessionCaps } from './session-caps';
-import { SessionManager } from './session-manager';
-import { ShellTaskExecutor } from './task-executor';
-import { TaskService } from './task-service';
-import { tracedControl } from './traced-control';
+import { SessionHosts } from './hosts/session-hosts';
+import { SessionCaps } from './session/session-caps';
+import { SessionManager } from './session/session-manager';
+import { ShellTaskExecutor } from './tasks/task-executor';
+import { TaskService } from './tasks/task-service';
+import { tracedControl } from './session/traced-control';
 
 export interface AgentStores {
   registry: SessionRegistry;
@@ -69,6 +69,8 @@ export function createSessionManager(
         initialBackoffMs: config.pushBackoffMs,
         maxBackoffMs: 60_000,
         timeoutMs: config.pushTimeoutMs,
+        // Caller-chosen URLs: no loopback/private/link-local targets unless the operator opts in.
+        addresses: new WebhookAddressPolicy(config.pushAllowedHosts),
         logger,
         ...(stores.push.metrics ? { metrics: stores.push.metrics } : {}),
         ...(stores.push.outbox ? { outbox: { store: stores.push.outbox, owner: config.agentId } } : {}),
@@ -96,13 +98,13 @@ export function createSessionManager(
       instanceId: config.instanceId,
       agentId: config.agentId,
     }),
-    tasks: new TaskService(
-      stores.taskStore,
-      new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes),
+    tasks: new TaskService({
+      store: stores.taskStore,
+      executor: new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes),
       logger,
-      push && ((update) => push.taskUpdated(update)),
+      ...(push ? { onUpdate: (update) => push.taskUpdated(update) } : {}),
       tracer,
-    ),
+    }),
     ...(stores.transcripts ? { archive: stores.transcripts } : {}),
     retention: { minFrames: config.replayFrames, minAgeMs: config.replayRetentionS * 1000 },
     closedSessionTtlMs: config.closedSessionTtlS * 1000,
@@ -118,6 +120,7 @@ export function createSessionManager(
       keyframeIntervalFrames: config.keyframeIntervalFrames,
       outputCoalesceMs: config.outputCoalesceMs,
       outputFrameBytes: config.outputFrameBytes,
+      mirrorThread: config.mirrorThread,
       logger,
     },
     ...(metrics ? { metrics } : {}),

@@ -1,4 +1,4 @@
-import { loadConfig } from '@pty-ws/config';
+import { AGENT_METRICS_SPARE_PORTS, loadConfig, variableIsSet } from '@pty-ws/config';
 import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { serveSessionControl, startAgentPresence } from '@pty-ws/control-nats';
 import {
@@ -11,7 +11,7 @@ import {
   startTracing,
 } from '@pty-ws/telemetry';
 import { createSessionManager } from './create-agent';
-import { closeOrphanedSessions } from './orphans';
+import { closeOrphanedSessions } from './session/orphans';
 
 /** `npm run agent`: owns the PTYs of this host in cluster mode; edges reach it over NATS. */
 async function main(): Promise<RunningService> {
@@ -65,12 +65,19 @@ async function main(): Promise<RunningService> {
     sessionHost,
   });
   let stopping = false;
+  // A second agent on this host finds the default port taken: it moves up rather than failing.
   const health = await startMetricsServer(
     metrics.registry,
     config.host,
     config.agentMetricsPort,
     () => !stopping && backend.healthy(),
+    { tryNextPorts: variableIsSet(process.env, 'agentMetricsPort') ? 0 : AGENT_METRICS_SPARE_PORTS },
   );
+  if (health.port !== config.agentMetricsPort && config.agentMetricsPort !== 0)
+    logger.warn(
+      { wanted: config.agentMetricsPort, port: health.port },
+      'the default metrics port is taken (another agent on this host?): set PTYWS_AGENT_METRICS_PORT to choose one',
+    );
   process.stdout.write(
     `pty-ws agent '${config.agentId}' serving instance '${config.instanceId}' (metrics on http://${config.host}:${health.port}/metrics)\n`,
   );

@@ -1,7 +1,7 @@
 import { BindingError, resolveHostSelection } from '@pty-ws/protocol';
 import type { CreateSessionRequest } from '@pty-ws/ports';
 import { buildSessionSpec, PROTECTED_ENV, sessionHostCapabilities } from '@pty-ws/pty-agent';
-import { parseStatus } from '../src/status-files';
+import { parseStatus } from '../src/hosts/status-files';
 
 const full = sessionHostCapabilities(['tmux', 'screen']);
 const nativeOnly = sessionHostCapabilities([]);
@@ -47,6 +47,19 @@ describe('session env policy', () => {
     for (const name of PROTECTED_ENV) {
       expect(reasonOf(() => buildSessionSpec(req({ [name]: 'x' }), defaults, full))).toMatch(/may not be set/);
     }
+    // Issue 13: these were accepted; every LD_* and DYLD_* is refused, listed or not.
+    for (const name of [
+      'PROMPT_COMMAND',
+      'PYTHONSTARTUP',
+      'PERL5OPT',
+      'GCONV_PATH',
+      'LD_DEBUG',
+      'LD_BIND_NOW',
+      'DYLD_INSERT_LIBRARIES',
+    ]) {
+      expect(reasonOf(() => buildSessionSpec(req({ [name]: 'x' }), defaults, full))).toMatch(/may not be set/);
+    }
+    expect(buildSessionSpec(req({ PS1: '$ ' }), defaults, full).env['PS1']).toBe('$ ');
     const allowed = buildSessionSpec(
       req({ LD_LIBRARY_PATH: '/opt/lib' }),
       { ...defaults, allowEnvOverride: ['LD_LIBRARY_PATH'] },

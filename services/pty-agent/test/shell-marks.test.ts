@@ -1,6 +1,6 @@
-import { ShellMarkParser, type MarkSegment } from '../src/shell-marks';
-import { terminalText } from '../src/live-shell-executor';
-import { shellKindOf } from '../src/shell-integration';
+import { ShellMarkParser, type MarkSegment } from '../src/shell/shell-marks';
+import { terminalText } from '../src/tasks/live-shell-executor';
+import { shellKindOf } from '../src/shell/shell-integration';
 
 const feed = (chunks: string[]): MarkSegment[] => {
   const p = new ShellMarkParser();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FileTranscriptArchive, MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { LogEntry, TranscriptArchive } from '@pty-ws/ports';
 import { Metrics } from '@pty-ws/telemetry';
-import { TranscriptArchiver, type ArchiverOptions } from '../src/transcript-archiver';
+import { TranscriptArchiver, type ArchiverOptions } from '../src/archive/transcript-archiver';
 
 const S = 'session-a';
 const quiet = { warn: () => {} };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, type Config } from '@pty-ws/config';
+import { loadConfig, variableIsSet, type Config } from '@pty-ws/config';
 import {
   FilePushOutbox,
   FileTranscriptArchive,
@@ -46,7 +46,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   const registry = new MemorySessionRegistry();
   const tokens = new MemoryTokenStore();
   const membershipStore = new MemoryMembershipStore();
-  // Frames evicted from the in-memory log outlive it here (gzip chunks per session).
+  // Frames evicted from the in-memory log outlive it here (compressed chunks per session).
   const transcripts = new FileTranscriptArchive(config.transcriptDir ?? path.join(config.stateDir, 'pty-transcripts'));
   // Sessions of an earlier run are unknown to the new registry: their files past the closed-session
   // TTL would never be removed otherwise (younger ones go at a later start).
@@ -113,7 +113,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   let stopping = false;
   let agentServer: RunningMetricsServer | undefined;
   const env = opts.env ?? process.env;
-  if (overrides.agentMetricsPort !== undefined || (env['PTYWS_AGENT_METRICS_PORT'] ?? '').trim() !== '') {
+  if (overrides.agentMetricsPort !== undefined || variableIsSet(env, 'agentMetricsPort')) {
     try {
       agentServer = await startMetricsServer(metrics.registry, config.host, config.agentMetricsPort, () => !stopping);
     } catch (err) {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './ports';
+import { freePort } from '@pty-ws/testkit';
 
 const BINARY = process.env['PTYWS_TEST_NATS_SERVER'] ?? '/usr/sbin/nats-server';
 

@@ -10,7 +10,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { userInfo } from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './ports';
+import { freePort } from '@pty-ws/testkit';
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';

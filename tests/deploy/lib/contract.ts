@@ -33,12 +33,19 @@ export const SECRET_ENV = ['PTYWS_ADMIN_TOKEN', 'PTYWS_DATABASE_URL'] as const;
 
 export const DEFAULTS = {
   edgePort: 8080,
+  /** The gRPC port of an edge on the default PTYWS_PORT; in general PTYWS_PORT + edgeGrpcPortOffset. */
   edgeGrpcPort: 8082,
+  edgeGrpcPortOffset: 2,
   agentMetricsPort: 9464,
   natsClientPort: 4222,
   postgresPort: 5432,
   gracePeriodS: 25,
 } as const;
+
+/** An edge's gRPC port when PTYWS_GRPC_PORT is unset: PTYWS_PORT + 2 (two edges on one host never share it). */
+export function defaultEdgeGrpcPort(edgePort: string | number | undefined): number {
+  return Number(edgePort ?? DEFAULTS.edgePort) + DEFAULTS.edgeGrpcPortOffset;
+}
 
 /** Metrics the services export (prom-client), by type. */
 export const METRICS: Record<string, 'counter' | 'gauge' | 'histogram'> = {

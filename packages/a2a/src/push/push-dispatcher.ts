@@ -1,4 +1,5 @@
 import type { PushConfigStore } from '@pty-ws/ports';
+import { renderA2a } from '../render';
 import { eventsOfUpdate, type TaskUpdate } from '../stream-events';
 import type { WebhookDeliverer } from './webhook-deliverer';
 
@@ -40,7 +41,8 @@ export class PushDispatcher {
   private async dispatch(update: TaskUpdate): Promise<void> {
     const configs = await this.configs.list(update.task.id);
     if (configs.length === 0) return;
-    const events = eventsOfUpdate(update);
+    // The body is an A2A v1.0 StreamResponse (`{"statusUpdate": {...}}`), as SSE streams carry it.
+    const events = eventsOfUpdate(update).map(renderA2a.event);
     for (const c of configs) {
       for (const event of events) {
         this.deliverer.enqueue(

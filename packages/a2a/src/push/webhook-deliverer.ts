@@ -1,4 +1,6 @@
-import type { PushAuthentication, PushOutbox, PushOutboxEntry } from '@pty-ws/ports';
+import type { PushAuthentication, PushOutbox, PushOutboxEntry, Disposable } from '@pty-ws/ports';
+import { WebhookAddressRefused, type WebhookAddressPolicy } from './ssrf-guard';
+import { postWebhook } from './webhook-post';
 
 /** Where one notification goes: a stored push config's delivery fields. */
 export interface WebhookTarget {
@@ -37,6 +39,8 @@ export interface WebhookDelivererOptions {
    * Absent: pending notifications are lost with the process.
    */
   outbox?: { store: PushOutbox; owner: string };
+  /** Refuses loopback/private/link-local targets (SSRF), checked per attempt; absent: any address. */
+  addresses?: WebhookAddressPolicy;
 }
 
 /** 408 and 429 ask to come back later; other 4xx mean the request itself is refused. */
@@ -56,7 +60,7 @@ const retryableStatus = (status: number) => status >= 500 || status === 408 || s
  * after success or give-up; one interrupted by a stop or a crash stays and is delivered again
  * (attempts counted afresh) by `resume()` of the next deliverer with the same owner.
  */
-export class WebhookDeliverer {
+export class WebhookDeliverer implements Disposable {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
@@ -157,11 +161,11 @@ export class WebhookDeliverer {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
-    this.stop();
+    this.dispose();
   }
 
   /** Drops what is queued and cancels pending retries (shutdown). */
-  stop(): void {
+  dispose(): void {
     if (!this.stopped) this.countPending(-this.pendingCount); // the rest waits in the outbox
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
@@ -201,18 +205,18 @@ export class WebhookDeliverer {
     }
     if (target.token !== undefined) headers['x-a2a-notification-token'] = target.token;
     try {
-      const res = await fetch(target.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
-      await res.arrayBuffer().catch(() => undefined); // release the connection
-      if (res.status >= 200 && res.status < 300) return 'ok';
-      return retryableStatus(res.status) ? 'retry' : 'refused';
-    } catch {
-      return 'retry'; // connection refused, reset, timeout
+      const status = await postWebhook(target.url, headers, body, this.opts.timeoutMs, this.opts.addresses);
+      if (status >= 200 && status < 300) return 'ok';
+      return retryableStatus(status) ? 'retry' : 'refused';
+    } catch (err) {
+      if (err instanceof WebhookAddressRefused) {
+        // Resolved again on the next attempt: a name may move to an allowed address.
+        this.opts.logger?.warn(
+          { task_id: target.taskId, config_id: target.configId, url: redact(target.url), reason: err.message },
+          'push notification target refused',
+        );
+      }
+      return 'retry'; // connection refused, reset, timeout, refused address
     }
   }
 

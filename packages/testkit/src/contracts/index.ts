@@ -12,3 +12,4 @@ export { transcriptArchiveContract, type TranscriptArchiveFixture } from './tran
 export { uniqueId, waitFor, settle } from './support';
 export { auditLogContract, type AuditLogFixture } from './audit-log.contract';
 export { pushOutboxContract, type PushOutboxFixture } from './push-outbox.contract';
+export { ptyHostContract, type PtyHostFixture } from './pty-host.contract';

@@ -3,6 +3,13 @@ import { BindingError, SCOPES, newId, type Scope } from '@pty-ws/protocol';
 import type { RateLimit } from '@pty-ws/telemetry';
 import { generateToken, hashToken, isAdmin, type Principal } from '../auth';
 import type { ControlPlaneAction, EdgeAudit } from '../audit/edge-audit';
+import {
+  checkInstanceBinding,
+  checkMayCreateSessions,
+  narrowMint,
+  sessionInBinding,
+  tokenInBinding,
+} from './admin-binding';
 
 /** An unknown (or another instance's) session or token: REST 404, gRPC NOT_FOUND. */
 export class NotFoundError extends BindingError {
@@ -65,11 +72,14 @@ export const MAX_TTL_S = 10 * 365 * 86400;
 export class AdminOperations {
   constructor(private readonly deps: AdminDeps) {}
 
+  /** The `pty:admin` scope, for this instance (a token bound to another one is refused). */
   authorize(principal: Principal): void {
     if (!isAdmin(principal)) throw new BindingError('PERMISSION_DENIED', 'this endpoint needs the pty:admin scope');
+    checkInstanceBinding(principal, this.deps.instanceId);
   }
 
   async createSession(req: NewSession, caller: AdminCaller): Promise<SessionRecord> {
+    checkMayCreateSessions(caller.principal);
     const cols = range(req.cols, 'cols', 1, 100000);
     const rows = range(req.rows, 'rows', 1, 100000);
     if ((cols === undefined) !== (rows === undefined))
@@ -104,21 +114,25 @@ export class AdminOperations {
     return rec;
   }
 
-  /** This instance's sessions, oldest first. */
-  async listSessions(): Promise<SessionRecord[]> {
+  /** This instance's sessions the caller may see (a session-bound token: its own), oldest first. */
+  async listSessions(caller: AdminCaller): Promise<SessionRecord[]> {
     const list = await this.deps.registry.list({ instanceId: this.deps.instanceId });
-    return list.sort((a, b) => a.createdAt - b.createdAt);
+    return list
+      .filter((s) => sessionInBinding(caller.principal, s.sessionId))
+      .sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  async getSession(id: string): Promise<SessionRecord> {
+  /** A session of this instance; with a caller, also one its binding covers (else: not found). */
+  async getSession(id: string, caller?: AdminCaller): Promise<SessionRecord> {
     const rec = id ? await this.deps.registry.get(id) : undefined;
-    if (!rec || rec.instanceId !== this.deps.instanceId) throw new NotFoundError(`session '${id}' not found`);
+    if (!rec || rec.instanceId !== this.deps.instanceId || (caller && !sessionInBinding(caller.principal, id)))
+      throw new NotFoundError(`session '${id}' not found`);
     return rec;
   }
 
   /** Kills the session; returns its record as it is now (closing or closed). */
   async killSession(id: string, caller: AdminCaller): Promise<SessionRecord> {
-    const rec = await this.getSession(id);
+    const rec = await this.getSession(id, caller);
     await this.deps.control.killSession(rec.sessionId);
     this.record(caller, 'session_kill', {}, rec.sessionId);
     return (await this.deps.registry.get(rec.sessionId)) ?? rec;
@@ -132,13 +146,19 @@ export class AdminOperations {
     const instanceId = limited(req.instanceId, 'instance_id', 128) ?? this.deps.instanceId;
     if (instanceId !== this.deps.instanceId)
       throw new BindingError('INVALID_REQUEST', `instance '${instanceId}' is not served here`);
-    const sessionId = limited(req.sessionId, 'session_id', 128);
-    if (sessionId !== undefined && !(await this.deps.registry.get(sessionId)))
-      throw new BindingError('INVALID_REQUEST', `session '${sessionId}' not found`);
+    const requestedSession = limited(req.sessionId, 'session_id', 128);
     const ttl = range(req.ttlSeconds, 'ttl_seconds', 1, MAX_TTL_S);
     const label = limited(req.label, 'label', 256);
-    const secret = generateToken();
     const now = Date.now();
+    // Never broader than the minter: its scopes, its session, its lifetime at most.
+    const { sessionId, expiresAt } = narrowMint(caller.principal, {
+      scopes: scopes as Scope[],
+      ...(requestedSession !== undefined ? { sessionId: requestedSession } : {}),
+      ...(ttl !== undefined ? { expiresAt: now + ttl * 1000 } : {}),
+    });
+    if (sessionId !== undefined && !(await this.deps.registry.get(sessionId)))
+      throw new BindingError('INVALID_REQUEST', `session '${sessionId}' not found`);
+    const secret = generateToken();
     const record: TokenRecord = {
       tokenId: newId(),
       hash: hashToken(secret),
@@ -148,7 +168,7 @@ export class AdminOperations {
       createdAt: now,
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(label !== undefined ? { label } : {}),
-      ...(ttl !== undefined ? { expiresAt: now + ttl * 1000 } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
     };
     await this.deps.tokens.insert(record);
     this.record(
@@ -165,14 +185,21 @@ export class AdminOperations {
     return { record, secret };
   }
 
-  listTokens(): Promise<TokenRecord[]> {
-    return this.deps.tokens.list({ instanceId: this.deps.instanceId });
+  /** This instance's tokens the caller may see (a session-bound token: those of its session). */
+  async listTokens(caller: AdminCaller): Promise<TokenRecord[]> {
+    const list = await this.deps.tokens.list({ instanceId: this.deps.instanceId });
+    return list.filter((t) => tokenInBinding(caller.principal, t));
   }
 
   /** Revokes a token of this instance and closes its connections; returns the revoked record. */
   async revokeToken(id: string, caller: AdminCaller): Promise<TokenRecord> {
     const known = id ? await this.deps.tokens.get(id) : undefined;
-    if (!known || known.instanceId !== this.deps.instanceId || !(await this.deps.tokens.revoke(id, Date.now())))
+    if (
+      !known ||
+      known.instanceId !== this.deps.instanceId ||
+      !tokenInBinding(caller.principal, known) ||
+      !(await this.deps.tokens.revoke(id, Date.now()))
+    )
       throw new NotFoundError(`token '${id}' not found`);
     this.deps.onTokenRevoked(id);
     this.record(caller, 'token_revoke', { token_id: id });

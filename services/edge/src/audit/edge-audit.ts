@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditLog } from '@pty-ws/ports';
+import { systemClock, type AuditEvent, type AuditLog, type Clock, type Disposable } from '@pty-ws/ports';
 import type { PtyRole } from '@pty-ws/protocol';
 import type { AuditMetrics } from '@pty-ws/telemetry';
 import type { Principal } from '../auth';
@@ -25,20 +25,33 @@ type ConnFacts = Pick<Conn, 'clientId' | 'instanceId' | 'sessionId' | 'principal
  * The edge's audit recorder: turns what the binding did into AuditEvents. Every method only
  * queues (AuditLog.record) — none waits, none throws into the caller.
  */
-export class EdgeAudit {
+export interface EdgeAuditOptions {
+  log: AuditLog;
+  edgeId: string;
+  instanceId: string;
+  metrics?: Pick<AuditMetrics, 'auditRecorded'> | undefined;
+  clock?: Clock;
+}
+
+export class EdgeAudit implements Disposable {
   private readonly inputs: InputAttribution<ConnFacts>;
   /** Connections with an attach on record: only they get a detach. */
   private readonly attached = new WeakSet<ConnFacts>();
 
-  constructor(
-    private readonly log: AuditLog,
-    private readonly edgeId: string,
-    private readonly instanceId: string,
-    private readonly metrics?: Pick<AuditMetrics, 'auditRecorded'>,
-  ) {
-    this.inputs = new InputAttribution((conn, c) =>
-      this.connEvent(conn, 'input', false, { bytes: c.bytes, frames: c.frames, from: iso(c.from), to: iso(c.to) }),
-    );
+  private readonly log: AuditLog;
+  private readonly edgeId: string;
+  private readonly instanceId: string;
+  private readonly metrics: Pick<AuditMetrics, 'auditRecorded'> | undefined;
+  private readonly clock: Clock;
+
+  constructor(opts: EdgeAuditOptions) {
+    ({ log: this.log, edgeId: this.edgeId, instanceId: this.instanceId, metrics: this.metrics } = opts);
+    this.clock = opts.clock ?? systemClock;
+    this.inputs = new InputAttribution({
+      report: (conn, c) =>
+        this.connEvent(conn, 'input', false, { bytes: c.bytes, frames: c.frames, from: iso(c.from), to: iso(c.to) }),
+      clock: this.clock,
+    });
   }
 
   /**
@@ -93,7 +106,7 @@ export class EdgeAudit {
   ): void {
     this.metrics?.auditRecorded();
     this.log.record({
-      at: Date.now(),
+      at: this.clock.now(),
       type,
       instanceId: this.instanceId,
       principal: principal.id,
@@ -104,9 +117,33 @@ export class EdgeAudit {
     });
   }
 
+  /**
+   * A task sent or canceled over pty-ws/v1 (the WebSocket binding runs tasks through
+   * SessionControl itself, not through the A2A core), recorded like the other bindings' with
+   * `via: ws`, plus the connection's client id.
+   */
+  wsTask(conn: ConnFacts, type: 'task_send' | 'task_cancel', detail: Record<string, unknown>): void {
+    this.connEvent(conn, type, false, { ...detail, via: 'ws', source_address: conn.remoteAddress });
+  }
+
+  /** A transcript was read (REST): a disclosure of the session's output, like an observer attach. */
+  transcriptRead(principal: Pick<Principal, 'id'>, sessionId: string, detail: Record<string, unknown>): void {
+    this.metrics?.auditRecorded();
+    this.log.record({
+      at: this.clock.now(),
+      type: 'transcript_read',
+      instanceId: this.instanceId,
+      principal: principal.id,
+      sessionId,
+      edgeId: this.edgeId,
+      disclosure: true,
+      detail,
+    });
+  }
+
   /** Reports pending input attribution; the log itself belongs to whoever opened it. */
-  stop(): void {
-    this.inputs.stop();
+  dispose(): void {
+    this.inputs.dispose();
   }
 
   private connEvent(
@@ -117,7 +154,7 @@ export class EdgeAudit {
   ): void {
     this.metrics?.auditRecorded();
     this.log.record({
-      at: Date.now(),
+      at: this.clock.now(),
       type,
       instanceId: conn.instanceId,
       principal: conn.principal.id,

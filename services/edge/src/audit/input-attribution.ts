@@ -1,3 +1,12 @@
+import { systemClock, type Clock, type ClockTimer, type Disposable } from '@pty-ws/ports';
+
+export interface InputAttributionOptions<K> {
+  report: (key: K, counts: { bytes: number; frames: number; from: number; to: number }) => void;
+  /** One report per key per window at most (default 1 s). */
+  windowMs?: number;
+  clock?: Clock;
+}
+
 /** Input counted for one connection since the last report. */
 interface Pending {
   bytes: number;
@@ -10,16 +19,16 @@ interface Pending {
  * reported once per window, so a paste of a megabyte or a day of typing costs one audit event per
  * connection per second at most, and nothing on the keystroke path but an addition.
  */
-export class InputAttribution<K> {
+export class InputAttribution<K> implements Disposable {
   private pending = new Map<K, Pending>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: ClockTimer;
+  private readonly report: InputAttributionOptions<K>['report'];
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly report: (key: K, counts: { bytes: number; frames: number; from: number; to: number }) => void,
-    windowMs = 1000,
-  ) {
-    this.timer = setInterval(() => this.flushAll(), windowMs);
-    this.timer.unref();
+  constructor(opts: InputAttributionOptions<K>) {
+    this.report = opts.report;
+    this.clock = opts.clock ?? systemClock;
+    this.timer = this.clock.setInterval(() => this.flushAll(), opts.windowMs ?? 1000).unref();
   }
 
   add(key: K, bytes: number): void {
@@ -28,7 +37,7 @@ export class InputAttribution<K> {
       p.bytes += bytes;
       p.frames += 1;
     } else {
-      this.pending.set(key, { bytes, frames: 1, firstAt: Date.now() });
+      this.pending.set(key, { bytes, frames: 1, firstAt: this.clock.now() });
     }
   }
 
@@ -37,18 +46,18 @@ export class InputAttribution<K> {
     const p = this.pending.get(key);
     if (!p) return;
     this.pending.delete(key);
-    this.report(key, { bytes: p.bytes, frames: p.frames, from: p.firstAt, to: Date.now() });
+    this.report(key, { bytes: p.bytes, frames: p.frames, from: p.firstAt, to: this.clock.now() });
   }
 
   flushAll(): void {
     const all = this.pending;
     this.pending = new Map();
-    const now = Date.now();
+    const now = this.clock.now();
     for (const [key, p] of all) this.report(key, { bytes: p.bytes, frames: p.frames, from: p.firstAt, to: now });
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  dispose(): void {
+    this.timer.cancel();
     this.flushAll();
   }
 }

@@ -99,10 +99,10 @@ export function a2aServiceHandlers(deps: A2aServiceDeps): a2a.A2AServiceHandlers
       'google.protobuf.Empty',
       core(M.DeleteTaskPushNotificationConfig),
     ),
-    // The AgentCard is served over HTTP (`/agents/{instance}/.well-known/agent-card.json`); no
-    // extended card exists.
+    // The AgentCard is served over HTTP (`/.well-known/agent-card.json`) and says
+    // `extendedAgentCard: false`: the same A2A error as the HTTP bindings (FAILED_PRECONDITION).
     GetExtendedAgentCard: unary('lf.a2a.v1.GetExtendedAgentCardRequest', 'lf.a2a.v1.AgentCard', async () => {
-      throw new A2aError('UnsupportedOperation', 'no extended agent card: see the public AgentCard over HTTP');
+      throw new A2aError('ExtendedAgentCardNotConfigured', 'no extended AgentCard: see the public AgentCard over HTTP');
     }),
   };
 }

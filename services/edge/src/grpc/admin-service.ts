@@ -87,13 +87,13 @@ export function adminServiceHandlers(deps: AdminServiceDeps): admin.AdminService
       return sessionView(rec, attachBase(call));
     }),
 
-    ListSessions: rpc<admin.ListSessionsRequest__Output, admin.ListSessionsResponse>(async (_req, _c, call) => {
+    ListSessions: rpc<admin.ListSessionsRequest__Output, admin.ListSessionsResponse>(async (_req, caller, call) => {
       const base = attachBase(call);
-      return { sessions: await Promise.all((await ops.listSessions()).map((s) => sessionView(s, base))) };
+      return { sessions: await Promise.all((await ops.listSessions(caller)).map((s) => sessionView(s, base))) };
     }),
 
-    GetSession: rpc<admin.GetSessionRequest__Output, admin.Session>(async (req, _c, call) =>
-      sessionView(await ops.getSession(req.session_id ?? ''), attachBase(call)),
+    GetSession: rpc<admin.GetSessionRequest__Output, admin.Session>(async (req, caller, call) =>
+      sessionView(await ops.getSession(req.session_id ?? '', caller), attachBase(call)),
     ),
 
     KillSession: rpc<admin.KillSessionRequest__Output, admin.Session>(async (req, caller, call) =>
@@ -114,8 +114,8 @@ export function adminServiceHandlers(deps: AdminServiceDeps): admin.AdminService
       return { token: tokenView(record), secret };
     }),
 
-    ListTokens: rpc<admin.ListTokensRequest__Output, admin.ListTokensResponse>(async () => ({
-      tokens: (await ops.listTokens()).map(tokenView),
+    ListTokens: rpc<admin.ListTokensRequest__Output, admin.ListTokensResponse>(async (_req, caller) => ({
+      tokens: (await ops.listTokens(caller)).map(tokenView),
     })),
 
     RevokeToken: rpc<admin.RevokeTokenRequest__Output, admin.Token>(async (req, caller) =>

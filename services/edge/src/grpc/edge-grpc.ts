@@ -7,6 +7,7 @@ import type { EdgeAudit } from '../audit/edge-audit';
 import type { Authenticator } from '../auth';
 import type { RequestGate } from '../limits/request-gate';
 import type { Logger } from '../logger';
+import { allowsInsecure } from '../transport';
 import { startGrpcServer, type RunningGrpcServer } from './grpc-server';
 
 /** What the edge hands its gRPC server: the same stores, auth, limits and A2A core as REST and WebSocket. */
@@ -28,7 +29,16 @@ export interface EdgeGrpcDeps {
 export async function startEdgeGrpc(deps: EdgeGrpcDeps): Promise<RunningGrpcServer | undefined> {
   const { config } = deps;
   if (config.grpcPort === 0) return undefined;
+  const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
+  // Plaintext gRPC carries bearer tokens in clear: the same rule as plain http/ws (PTYWS_ALLOW_INSECURE).
+  const plaintextRefused = !tls && !allowsInsecure(config, config.grpcHost ?? config.host);
+  if (plaintextRefused)
+    deps.logger.warn(
+      { grpc_port: config.grpcPort },
+      'gRPC has no TLS (PTYWS_TLS_CERT/KEY) and plaintext is not allowed (PTYWS_ALLOW_INSECURE=0, or a non-loopback PTYWS_GRPC_HOST/PTYWS_HOST): every call is refused with PERMISSION_DENIED',
+    );
   const callAuth = {
+    ...(plaintextRefused ? { plaintextRefused } : {}),
     auth: deps.auth,
     instanceId: config.instanceId,
     logger: deps.logger,
@@ -43,7 +53,7 @@ export async function startEdgeGrpc(deps: EdgeGrpcDeps): Promise<RunningGrpcServ
       admin: deps.admin,
       log: deps.log,
       httpPort: () => deps.httpPort,
-      tls: config.tlsCert !== undefined && config.tlsKey !== undefined,
+      tls,
       hotMisses: deps.hotMisses,
     },
     ...(a2a ? { a2a: { ...callAuth, ops: a2a } } : {}),

@@ -18,6 +18,8 @@ export interface GrpcCallAuth {
   logger?: Logger;
   /** Per-principal and per-instance request limits (RESOURCE_EXHAUSTED past them); absent: none. */
   admit?: RequestGate;
+  /** The server is plaintext and plaintext is not allowed: every call is refused before its bearer is read. */
+  plaintextRefused?: boolean;
 }
 
 /** What a handler needs of a call to know who is calling: metadata, TLS peer, address. */
@@ -52,8 +54,17 @@ export function sourceAddress(call: IncomingCall): string {
  * (`cert:<CN>`, PTYWS_MTLS_SCOPES).
  */
 export async function authenticate(deps: GrpcCallAuth, call: IncomingCall): Promise<Principal> {
+  if (deps.plaintextRefused)
+    throw new A2aError(
+      'PermissionDenied',
+      'plaintext gRPC is refused by this server (PTYWS_ALLOW_INSECURE): configure PTYWS_TLS_CERT/PTYWS_TLS_KEY and use TLS',
+    );
   try {
-    return await deps.auth.authenticate(bearerFromHeader(text(call.metadata, 'authorization')), certificateOf(call));
+    return await deps.auth.authenticate(
+      bearerFromHeader(text(call.metadata, 'authorization')),
+      certificateOf(call),
+      sourceAddress(call),
+    );
   } catch (err) {
     if (err instanceof AuthError) throw new A2aError('Unauthenticated', err.message);
     throw err;
@@ -69,6 +80,10 @@ export function instanceOf(deps: GrpcCallAuth, principal: Principal, metadata: g
   const named = tenant || text(metadata, INSTANCE_METADATA) || principal.instanceId || deps.instanceId;
   if (named !== deps.instanceId) {
     throw new A2aError('TaskNotFound', `instance '${named}' is not served here`, { instance_id: named });
+  }
+  // Naming this edge's instance in the request never lifts the token's own instance binding.
+  if (principal.instanceId !== undefined && principal.instanceId !== named) {
+    throw new A2aError('PermissionDenied', `the token belongs to instance '${principal.instanceId}'`);
   }
   return named;
 }

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { A2aError } from '@pty-ws/a2a';
-import { ProtoJsonError } from '@pty-ws/a2a-proto';
+import { ProtoJsonError, encodeRpcStatus } from '@pty-ws/a2a-proto';
 import { isBindingError } from '@pty-ws/protocol';
 // Admin errors that are not A2A errors: the REST API's 404 for unknown sessions and tokens.
 import { NotFoundError } from '../admin/admin-operations';
@@ -28,5 +28,7 @@ export function toServiceError(err: unknown, report?: (err: unknown) => void): P
   if (a2a.type === 'Internal') report?.(err);
   const metadata = new grpc.Metadata();
   metadata.set(A2A_ERROR_METADATA, Buffer.from(JSON.stringify(a2a.toA2AError()), 'utf8'));
+  // A2A §10.6: google.rpc.Status with the ErrorInfo the HTTP bindings send in details / data.
+  metadata.set('grpc-status-details-bin', encodeRpcStatus(a2a.grpcStatus, a2a.message, a2a.errorInfo()));
   return { code: a2a.grpcStatus, details: a2a.message, metadata };
 }

@@ -1,3 +1,4 @@
+import { A2A_TYPES, toA2aV1 } from '@pty-ws/a2a-proto';
 import {
   BINDING_URI,
   CORE_OPERATIONS,
@@ -7,9 +8,14 @@ import {
   SUBPROTOCOL_JSON,
 } from '@pty-ws/protocol';
 import type { Config } from '@pty-ws/config';
-import { camelInterfaces, controlPlaneBindings } from './a2a/a2a-card';
+import { controlPlaneBindings } from './a2a/a2a-card';
 
-/** The AgentCard of one instance (binding §10, extension params). */
+/**
+ * The AgentCard of one instance: an A2A v1.0 `AgentCard` in its ProtoJSON form (lowerCamelCase,
+ * rendered by `toA2aV1`, so no name is spelled twice), plus the fields the pty-ws/v1 binding text
+ * adds: `bindings` (§10), `instance_id` (§2) and the v0.3 `url` (the JSON-RPC endpoint: clients
+ * of A2A v0.3 POST there). A2A v1.0 clients ignore fields they do not know (spec §5.7).
+ */
 export function agentCard(
   config: Config,
   instanceId: string,
@@ -22,25 +28,26 @@ export function agentCard(
   const control = a2a
     ? controlPlaneBindings(config, instanceId, { http: origin.http, host: hostOf(origin.http) })
     : undefined;
-  return {
-    protocol_version: '1.0',
+  const attach = `${origin.ws}/agents/${instanceId}/sessions/{session_id}/attach`;
+  const card = toA2aV1(A2A_TYPES.AgentCard, {
     name: `pty-ws ${instanceId}`,
     description: 'Live terminals over WebSocket: attach, observe and drive PTY sessions; run shell tasks.',
     version: '0.1.0',
-    instance_id: instanceId,
-    url: `${origin.http}/agents/${instanceId}`,
-    preferred_transport: BINDING_URI,
+    // A custom binding is declared among the interfaces too (A2A §12.7), after the standard ones.
+    supported_interfaces: [
+      ...(control?.interfaces ?? []),
+      { url: attach, protocol_binding: BINDING_URI, protocol_version: '1.0' },
+    ],
     capabilities: {
       streaming: true,
       push_notifications: control !== undefined,
-      // The JS SDK reads the card without a ProtoJSON parser: the camelCase name too.
-      pushNotifications: control !== undefined,
+      extended_agent_card: false,
       extensions: [
         {
           uri: EXTENSION_URI,
-          version: EXTENSION_VERSION,
+          description: `PTY verbs (v${EXTENSION_VERSION}): roles, membership, replay, keyframes, closed lifecycle`,
           required: false,
-          description: 'PTY verbs: roles, membership, replay, keyframes, closed lifecycle',
+          // Struct data: the names pty-extensions/v1 gives its params, not field names.
           params: {
             max_controllers: config.maxControllers,
             max_observers: config.maxObservers,
@@ -54,35 +61,25 @@ export function agentCard(
         },
       ],
     },
-    bindings: [
-      {
-        uri: BINDING_URI,
-        endpoint: `${origin.ws}/agents/${instanceId}/sessions/{session_id}/attach`,
-        preference: 'secondary',
-        operations: [...CORE_OPERATIONS],
-        subprotocols: [SUBPROTOCOL_JSON, SUBPROTOCOL_BINARY],
-        notes:
-          'Optimal for interactive PTY attach; control-plane operations preferred via REST. ListTasks is scoped to the ' +
-          "connection's session (binding §4.4 deviation); PushNotificationConfig operations answer UNSUPPORTED_OPERATION.",
-      },
-      ...(control?.bindings ?? []),
-    ],
-    ...(control
-      ? { supported_interfaces: control.interfaces, supportedInterfaces: camelInterfaces(control.interfaces) }
-      : {}),
     security_schemes: {
       bearer: {
-        type: 'http',
-        scheme: 'bearer',
-        description: 'pty-ws token with pty:observe, pty:control or pty:admin scope',
+        http_auth_security_scheme: {
+          scheme: 'Bearer',
+          description: 'pty-ws token with pty:observe, pty:control or pty:admin scope',
+        },
       },
       // Binding §7.1.2: published only when enforced (PTYWS_TLS_CA); the certificate's CN is the principal.
       ...(mtls
-        ? { mtls: { type: 'mutualTLS', description: `client certificate; scopes ${config.mtlsScopes.join(', ')}` } }
+        ? {
+            mtls: {
+              mtls_security_scheme: { description: `client certificate; scopes ${config.mtlsScopes.join(', ')}` },
+            },
+          }
         : {}),
     },
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, ...(mtls ? { mtls: { type: 'mutualTLS' } } : {}) },
-    security: config.authEnabled ? [{ bearer: [] }, ...(mtls ? [{ mtls: [] }] : [])] : [],
+    security_requirements: config.authEnabled
+      ? [{ schemes: { bearer: { list: [] } } }, ...(mtls ? [{ schemes: { mtls: { list: [] } } }] : [])]
+      : [],
     default_input_modes: ['text/plain'],
     default_output_modes: ['text/plain'],
     skills: [
@@ -92,6 +89,24 @@ export function agentCard(
         description: "The message text runs as /bin/sh -c in the session's working directory; output is the artifact.",
         tags: ['shell', 'terminal'],
       },
+    ],
+  });
+  return {
+    ...card,
+    instance_id: instanceId,
+    url: control?.jsonRpcUrl ?? `${origin.http}/agents/${instanceId}`,
+    bindings: [
+      {
+        uri: BINDING_URI,
+        endpoint: attach,
+        preference: 'secondary',
+        operations: [...CORE_OPERATIONS],
+        subprotocols: [SUBPROTOCOL_JSON, SUBPROTOCOL_BINARY],
+        notes:
+          'Optimal for interactive PTY attach; control-plane operations preferred via REST. ListTasks is scoped to the ' +
+          "connection's session (binding §4.4 deviation); PushNotificationConfig operations answer UNSUPPORTED_OPERATION.",
+      },
+      ...(control?.bindings ?? []),
     ],
   };
 }

@@ -2,6 +2,9 @@ import { BindingError } from '@pty-ws/protocol';
 import { UnsupportedAuditQuery, auditEventToJson, type AuditLog, type AuditQuery } from '@pty-ws/ports';
 import { bearerFromHeader, isAdmin, type Authenticator } from '../auth';
 import type { HttpRequest, TemplatedApp } from '../uws';
+import { checkInstanceBinding } from '../admin/admin-binding';
+import type { RequestGate } from '../limits/request-gate';
+import { admitRequest } from './admit-request';
 import type { TransportPolicy } from '../transport';
 import { responder, sendCaught, sendJson } from './respond';
 import { refusedTransport, transportOf } from './transport-gate';
@@ -11,6 +14,8 @@ export interface AuditApiDeps {
   auth: Authenticator;
   audit: AuditLog;
   transport?: TransportPolicy;
+  /** The request limits every API shares (429 past them); absent: none. */
+  admit?: RequestGate;
 }
 
 export const AUDIT_DEFAULT_LIMIT = 100;
@@ -39,12 +44,21 @@ export function mountAuditApi(app: TemplatedApp, deps: AuditApiDeps): void {
         principal = await deps.auth.authenticate(
           bearerFromHeader(authorization),
           verdict.ok ? verdict.certificate : undefined,
+          verdict.ok ? verdict.remoteAddress : undefined,
         );
       } catch (err) {
         return sendCaught(r, err);
       }
+      if (!admitRequest(r, deps.admit, principal, deps.instanceId)) return;
       if (!isAdmin(principal)) {
         return sendCaught(r, new BindingError('PERMISSION_DENIED', 'this endpoint needs the pty:admin scope'));
+      }
+      checkInstanceBinding(principal, deps.instanceId);
+      // A session-bound admin reads its own session's trail only.
+      if (principal.sessionId !== undefined) {
+        if (query.sessionId !== undefined && query.sessionId !== principal.sessionId)
+          throw new BindingError('PERMISSION_DENIED', 'this token is scoped to another session');
+        query.sessionId = principal.sessionId;
       }
       try {
         const events = await deps.audit.query(query);

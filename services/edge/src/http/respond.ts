@@ -1,5 +1,7 @@
-import { BindingError, errorPayload, type BindingErrorCode } from '@pty-ws/protocol';
+import { BindingError, MAX_JSON_DEPTH, errorPayload, jsonTooDeep, type BindingErrorCode } from '@pty-ws/protocol';
 import type { HttpResponse } from '../uws';
+import { PROCESS_BODY_BUDGET, type BodyBudget } from './body-budget';
+import { trackingOf } from './response-tracking';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -74,25 +76,59 @@ export function sendCaught(r: Responder, err: unknown): void {
   }
 }
 
+/** The process's body budget is spent: the request is refused rather than buffered. */
+export class BodyBudgetExceeded extends BindingError {
+  constructor() {
+    super('RATE_LIMITED', 'the server is buffering too many request bodies; retry later');
+  }
+}
+
 /**
- * Reads a request body as text, up to `limit` bytes; past it, rejects with `tooLarge()`. Call it
+ * Reads a request body as text, up to `limit` bytes; past it, rejects with `tooLarge()`, and
+ * with BodyBudgetExceeded (429) when the process buffers too much body data already. Call it
  * synchronously from the route handler: uWS delivers chunks only to an `onData` attached there.
+ * A response written before the body is complete closes the connection (response-tracking.ts).
  */
-export function readText(res: HttpResponse, limit: number, tooLarge: () => Error): Promise<string> {
+export function readText(
+  res: HttpResponse,
+  limit: number,
+  tooLarge: () => Error,
+  budget: BodyBudget = PROCESS_BODY_BUDGET,
+): Promise<string> {
+  const tracking = trackingOf(res);
+  if (tracking) tracking.bodyPending = true;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    const finish = () => {
+      budget.give(size);
+      if (tracking) tracking.bodyPending = false;
+    };
+    // Only a tracked response takes several onAborted handlers (a bare one would lose the responder's).
+    tracking?.onAborted(() => {
+      if (failed) return;
+      failed = true;
+      finish();
+    });
     res.onData((ab, isLast) => {
       if (failed) return;
-      size += ab.byteLength;
-      if (size > limit) {
+      const refused =
+        size + ab.byteLength > limit ? tooLarge() : budget.take(ab.byteLength) ? undefined : new BodyBudgetExceeded();
+      if (refused) {
         failed = true;
-        reject(tooLarge());
+        finish();
+        if (tracking) tracking.bodyPending = true; // the rest is not read: close after the answer
+        reject(refused);
         return;
       }
+      size += ab.byteLength;
       chunks.push(Buffer.from(ab.slice(0)));
-      if (isLast) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (isLast) {
+        failed = true; // done: later callbacks are no-ops
+        finish();
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      }
     });
   });
 }
@@ -105,9 +141,12 @@ export async function readJson(r: Responder, limit: number): Promise<unknown> {
     () => new BindingError('INVALID_REQUEST', `request body exceeds ${limit} bytes`),
   );
   if (text.trim() === '') return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new BindingError('INVALID_REQUEST', 'request body is not valid JSON');
   }
+  if (jsonTooDeep(value)) throw new BindingError('INVALID_REQUEST', `request body nests deeper than ${MAX_JSON_DEPTH}`);
+  return value;
 }

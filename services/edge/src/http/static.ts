@@ -29,9 +29,9 @@ export const DASHBOARD_CSP = [
   "object-src 'none'",
 ].join('; ');
 
+// nosniff is on every response already (guardApp).
 const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': DASHBOARD_CSP,
-  'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',

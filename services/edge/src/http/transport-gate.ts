@@ -15,7 +15,13 @@ export function transportOf(
   req: HttpRequest,
 ): TransportVerdict {
   if (!transport) return ANY;
-  return transport.admit(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-proto'));
+  return transport.admit(
+    Buffer.from(res.getRemoteAddressAsText()).toString(),
+    req.getHeader('x-forwarded-proto'),
+    req.getHeader('origin'),
+    req.getHeader('host'),
+    Buffer.from(res.getProxiedRemoteAddressAsText()).toString(),
+  );
 }
 
 /** Answers a refused request (403 PERMISSION_DENIED, saying how to connect); true when it did. */

@@ -1,7 +1,8 @@
 import type { BindingErrorCode } from '@pty-ws/protocol';
 import type { RateLimit } from '@pty-ws/telemetry';
 import type { CountedConnection, SharedLimits } from './shared-limits';
-import { KeyedBuckets, monotonicMs, type Clock } from './token-bucket';
+import { KeyedBuckets } from './token-bucket';
+import { systemClock, type Clock } from '@pty-ws/ports';
 
 export interface ConnectionLimits {
   connRatePerPrincipal: number;
@@ -39,10 +40,10 @@ export class ConnectionAdmission {
   constructor(
     private readonly limits: ConnectionLimits,
     private readonly openSockets: () => number,
-    now: Clock = monotonicMs,
+    clock: Clock = systemClock,
   ) {
-    this.perPrincipal = new KeyedBuckets(limits.connRatePerPrincipal, limits.connBurstPerPrincipal, now);
-    this.perInstance = new KeyedBuckets(limits.connRatePerInstance, limits.connBurstPerInstance, now);
+    this.perPrincipal = new KeyedBuckets(limits.connRatePerPrincipal, limits.connBurstPerPrincipal, clock);
+    this.perInstance = new KeyedBuckets(limits.connRatePerInstance, limits.connBurstPerInstance, clock);
   }
 
   /** A socket slot for this upgrade, or a 503; call `release` when the upgrade ends either way. */

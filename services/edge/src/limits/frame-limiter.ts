@@ -1,5 +1,6 @@
 import type { RateLimit } from '@pty-ws/telemetry';
-import { TokenBucket, monotonicMs, type Clock } from './token-bucket';
+import { TokenBucket } from './token-bucket';
+import { systemClock, type Clock } from '@pty-ws/ports';
 
 export interface FrameLimits {
   frameRatePerConn: number;
@@ -32,15 +33,15 @@ export class FrameLimiter {
 
   constructor(
     private readonly limits: FrameLimits,
-    now: Clock = monotonicMs,
+    clock: Clock = systemClock,
   ) {
     // One second of allowance as burst: bursty typing or paste is fine, a sustained flood is not.
-    this.frames = new TokenBucket(limits.frameRatePerConn, limits.frameRatePerConn, now);
-    this.input = new TokenBucket(limits.inputBytesPerConn, limits.inputBytesPerConn, now);
+    this.frames = new TokenBucket(limits.frameRatePerConn, limits.frameRatePerConn, clock);
+    this.input = new TokenBucket(limits.inputBytesPerConn, limits.inputBytesPerConn, clock);
     this.strikes = new TokenBucket(
       limits.abuseRefusalsPerS ?? STRIKE_RATE_PER_S,
       limits.abuseRefusals ?? STRIKE_BURST,
-      now,
+      clock,
     );
   }
 

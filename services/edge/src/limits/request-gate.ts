@@ -4,7 +4,7 @@ import type { ConnectionAdmission, Refusal } from './connection-admission';
 
 /**
  * Charges one control-plane request of a principal to an instance; throws `RateLimited` (HTTP 429,
- * JSON-RPC -32029, gRPC RESOURCE_EXHAUSTED, each binding renders it) when a bucket is empty.
+ * JSON-RPC -32600 with HTTP 429, gRPC RESOURCE_EXHAUSTED, each binding renders it) when a bucket is empty.
  */
 export type RequestGate = (principalId: string, instanceId: string) => void;
 

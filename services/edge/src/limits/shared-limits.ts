@@ -1,3 +1,5 @@
+import { systemClock, type Clock, type ClockTimer, type Disposable } from '@pty-ws/ports';
+
 /**
  * Connection limits counted across every edge of a deployment (cluster mode), cheaply: no lookup
  * per connection. Each edge reports what it did and holds what the others reported:
@@ -42,32 +44,39 @@ export const FORGET_EDGE_MS = 15_000;
 
 type Counts = { principal: Map<string, number>; instance: Map<string, number> };
 
-export class SharedLimits {
+export interface SharedLimitsOptions {
+  edgeId: string;
+  exchange: LimitsExchange;
+  /** This edge's open connections, read when reporting. */
+  local: () => Iterable<CountedConnection>;
+  /** Other edges' admissions: charge them to this edge's rate buckets. */
+  onRemoteAdmissions: (principal: ReadonlyMap<string, number>, instance: ReadonlyMap<string, number>) => void;
+  clock?: Clock;
+}
+
+export class SharedLimits implements Disposable {
   private readonly remotes = new Map<string, RemoteEdge>();
   private admitted: Counts = { principal: new Map(), instance: new Map() };
   private lastSent: Counts = { principal: new Map(), instance: new Map() };
   private admissionFlush: NodeJS.Immediate | undefined;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: ClockTimer[];
   private readonly unsubscribe: () => void;
   private lastFullAt = 0;
+  private readonly edgeId: string;
+  private readonly exchange: LimitsExchange;
+  private readonly local: SharedLimitsOptions['local'];
+  private readonly onRemoteAdmissions: SharedLimitsOptions['onRemoteAdmissions'];
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly edgeId: string,
-    private readonly exchange: LimitsExchange,
-    /** This edge's open connections, read when reporting. */
-    private readonly local: () => Iterable<CountedConnection>,
-    /** Other edges' admissions: charge them to this edge's rate buckets. */
-    private readonly onRemoteAdmissions: (
-      principal: ReadonlyMap<string, number>,
-      instance: ReadonlyMap<string, number>,
-    ) => void,
-  ) {
-    this.unsubscribe = exchange.subscribe((r) => this.receive(r));
-    const changes = setInterval(() => this.report(Date.now() - this.lastFullAt >= REPORT_FULL_MS), REPORT_CHANGES_MS);
-    const forget = setInterval(() => this.forgetSilentEdges(), REPORT_FULL_MS);
-    changes.unref();
-    forget.unref();
-    this.timers.push(changes, forget);
+  constructor(opts: SharedLimitsOptions) {
+    ({ edgeId: this.edgeId, exchange: this.exchange, local: this.local } = opts);
+    this.onRemoteAdmissions = opts.onRemoteAdmissions;
+    const clock = (this.clock = opts.clock ?? systemClock);
+    this.unsubscribe = this.exchange.subscribe((r) => this.receive(r));
+    this.timers = [
+      clock.setInterval(() => this.report(clock.monotonic() - this.lastFullAt >= REPORT_FULL_MS), REPORT_CHANGES_MS),
+      clock.setInterval(() => this.forgetSilentEdges(), REPORT_FULL_MS),
+    ].map((t) => t.unref());
     this.report(true);
   }
 
@@ -89,8 +98,8 @@ export class SharedLimits {
   }
 
   /** Stops reporting; the others are told this edge holds nothing any more (no 15 s wait). */
-  stop(): void {
-    for (const t of this.timers) clearInterval(t);
+  dispose(): void {
+    for (const t of this.timers) t.cancel();
     if (this.admissionFlush) clearImmediate(this.admissionFlush);
     this.unsubscribe();
     const none = { principal: {}, instance: {} };
@@ -110,7 +119,7 @@ export class SharedLimits {
     };
     this.admitted = { principal: new Map(), instance: new Map() };
     this.lastSent = now;
-    if (full) this.lastFullAt = Date.now();
+    if (full) this.lastFullAt = this.clock.monotonic();
     const empty = (o: Record<string, number>) => Object.keys(o).length === 0;
     if (!full && empty(open.principal) && empty(open.instance) && empty(admitted.principal)) return;
     this.exchange.publish({ edge: this.edgeId, admitted, open, full });
@@ -123,7 +132,7 @@ export class SharedLimits {
       edge = { principal: new Map(), instance: new Map(), seenAt: 0 };
       this.remotes.set(r.edge, edge);
     }
-    edge.seenAt = Date.now();
+    edge.seenAt = this.clock.monotonic();
     apply(edge.principal, r.open.principal);
     apply(edge.instance, r.open.instance);
     const ap = new Map(Object.entries(r.admitted.principal));
@@ -132,7 +141,7 @@ export class SharedLimits {
   }
 
   private forgetSilentEdges(): void {
-    const cutoff = Date.now() - FORGET_EDGE_MS;
+    const cutoff = this.clock.monotonic() - FORGET_EDGE_MS;
     for (const [id, edge] of this.remotes) if (edge.seenAt < cutoff) this.remotes.delete(id);
   }
 }

@@ -1,6 +1,4 @@
-/** Milliseconds from a monotonic clock: wall-clock jumps must not refill or drain buckets. */
-export type Clock = () => number;
-export const monotonicMs: Clock = () => performance.now();
+import { systemClock, type Clock } from '@pty-ws/ports';
 
 /**
  * A token bucket: `ratePerS` tokens a second, at most `burst` stored. Refilled lazily on use, so
@@ -13,10 +11,11 @@ export class TokenBucket {
   constructor(
     readonly ratePerS: number,
     readonly burst: number,
-    private readonly now: Clock = monotonicMs,
+    private readonly clock: Clock = systemClock,
   ) {
     this.tokens = burst;
-    this.last = now();
+    // The monotonic clock: wall-clock jumps must not refill or drain buckets.
+    this.last = clock.monotonic();
   }
 
   /** Takes `n` tokens when available; a request larger than the burst is never admitted. */
@@ -33,6 +32,12 @@ export class TokenBucket {
     this.tokens = Math.max(0, this.tokens - n);
   }
 
+  /** Gives back `n` tokens taken for something that turned out not to count (never above the burst). */
+  refund(n: number): void {
+    this.refill();
+    this.tokens = Math.min(this.burst, this.tokens + n);
+  }
+
   /** Seconds until `n` tokens are available (for Retry-After); Infinity when n exceeds the burst. */
   secondsUntil(n = 1): number {
     this.refill();
@@ -47,7 +52,7 @@ export class TokenBucket {
   }
 
   private refill(): void {
-    const t = this.now();
+    const t = this.clock.monotonic();
     this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.ratePerS);
     this.last = t;
   }
@@ -61,7 +66,7 @@ export class KeyedBuckets {
   constructor(
     private readonly ratePerS: number,
     private readonly burst: number,
-    private readonly now: Clock = monotonicMs,
+    private readonly clock: Clock = systemClock,
     private readonly sweepEvery = 1024,
   ) {}
 
@@ -71,6 +76,10 @@ export class KeyedBuckets {
 
   secondsUntil(key: string, n = 1): number {
     return this.buckets.get(key)?.secondsUntil(n) ?? 0;
+  }
+
+  refund(key: string, n = 1): void {
+    this.buckets.get(key)?.refund(n);
   }
 
   /** Charges `n` tokens to the key's bucket without refusing (admissions made elsewhere). */
@@ -86,7 +95,7 @@ export class KeyedBuckets {
     if (++this.takesSinceSweep >= this.sweepEvery) this.sweep();
     let b = this.buckets.get(key);
     if (!b) {
-      b = new TokenBucket(this.ratePerS, this.burst, this.now);
+      b = new TokenBucket(this.ratePerS, this.burst, this.clock);
       this.buckets.set(key, b);
     }
     return b;

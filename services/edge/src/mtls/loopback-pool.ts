@@ -1,7 +1,7 @@
 /**
- * Distinct loopback source addresses (127.1.0.1 … 127.254.255.254): Linux routes all of 127/8 to
- * `lo`, so each relayed connection can come from its own address, and the address uWS reports for
- * a request says which TLS client it belongs to.
+ * Distinct relay names (127.1.0.1 … 127.254.255.254), one per open relayed connection: the mTLS
+ * front writes it into the connection's PROXY v2 header, and the address uWS reports as proxied
+ * says which TLS client a request belongs to. Never bound: the backend is a unix socket.
  */
 export class LoopbackPool {
   private readonly inUse = new Set<string>();

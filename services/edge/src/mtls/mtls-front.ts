@@ -26,17 +26,20 @@ export interface MtlsFrontOptions {
  * from an unknown CA but accepts a client that sends none (measured: the handshake succeeds), and
  * has no API to read the verified certificate (peer certificates reached
  * uWebSockets.js in a later release, PR #1062, which is not on the npm registry), and the
- * identity is what binding §7.1.2 makes the principal. Each relayed connection comes from its own
- * loopback source address, registered with its certificate identity before the connect, so a
- * request's remote address (all uWS reports) finds its peer. Requests to the app that did not come
- * through here find none and are refused (TransportPolicy).
+ * identity is what binding §7.1.2 makes the principal. The app listens on a unix socket in a
+ * private (0700) directory, so no other user's process can reach it; each relayed connection
+ * starts with a PROXY v2 header naming an address of its own (a 127.1.0.0/16… pool entry,
+ * registered with its certificate identity before the connect), which uWS reports as the
+ * request's proxied remote address. Requests without one (or naming an address no relay holds)
+ * are refused (TransportPolicy). A TCP backend keyed by source address alone let a local process
+ * bind a relay's address and be taken for its certificate.
  */
 export class MtlsFront {
   private readonly server: Server;
   private readonly pool = new LoopbackPool();
   private readonly peers = new Map<string, RelayedPeer>();
   private readonly open = new Set<Socket>();
-  private backendPort = 0;
+  private backendPath = '';
 
   constructor(private readonly opts: MtlsFrontOptions) {
     const read = (name: string, file: string): Buffer => {
@@ -60,9 +63,9 @@ export class MtlsFront {
     });
   }
 
-  /** Listens publicly; relays to the app's loopback listener on `backendPort`. Returns the port bound. */
-  listen(host: string, port: number, backendPort: number): Promise<number> {
-    this.backendPort = backendPort;
+  /** Listens publicly; relays to the app's unix socket at `backendPath`. Returns the port bound. */
+  listen(host: string, port: number, backendPath: string): Promise<number> {
+    this.backendPath = backendPath;
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
@@ -92,7 +95,9 @@ export class MtlsFront {
       return;
     }
     this.peers.set(source, { remoteAddress: client.remoteAddress ?? '', certificate: identity });
-    const app = connect({ host: '127.0.0.1', port: this.backendPort, localAddress: source });
+    const app = connect({ path: this.backendPath });
+    // The PROXY v2 header names the relay (uWS reports it as the proxied remote address).
+    app.write(proxyV2Header(source));
     client.setNoDelay(true);
     app.setNoDelay(true);
     this.open.add(client);
@@ -115,4 +120,12 @@ export class MtlsFront {
     client.on('error', end);
     app.on('error', end);
   }
+}
+
+const PROXY_V2_SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
+
+/** A PROXY protocol v2 header (PROXY command, TCP over IPv4) from `source` to 127.0.0.1:0. */
+export function proxyV2Header(source: string): Buffer {
+  const octets = source.split('.').map(Number);
+  return Buffer.concat([PROXY_V2_SIGNATURE, Buffer.from([0x21, 0x11, 0x00, 12, ...octets, 127, 0, 0, 1, 0, 0, 0, 0])]);
 }

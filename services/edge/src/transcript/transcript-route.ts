@@ -2,6 +2,7 @@ import { BindingError } from '@pty-ws/protocol';
 import type { FrameLog, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
 import { canObserve, type Principal } from '../auth';
 import { sendJson, type Responder } from '../http/respond';
+import type { EdgeAudit } from '../audit/edge-audit';
 import { parseTranscriptQuery } from './query';
 import { TranscriptSource } from './source';
 import { exportAsciicast, listFrames, searchFrames } from './transcript-view';
@@ -9,6 +10,8 @@ import { exportAsciicast, listFrames, searchFrames } from './transcript-view';
 interface TranscriptRequest {
   params: string[];
   query: string;
+  /** The caller's address (the audit trail's `source_address`). */
+  sourceAddress: string;
 }
 
 type Route = (
@@ -22,6 +25,8 @@ export interface TranscriptDeps {
   /** Throws a "not found" BindingError for a session unknown to this instance. */
   findSession(id: string): Promise<SessionRecord>;
   notFound(err: unknown, r: Responder): void;
+  /** Every read is recorded (a disclosure of the session's output); absent: not recorded. */
+  audit?: Pick<EdgeAudit, 'transcriptRead'>;
 }
 
 /**
@@ -53,6 +58,14 @@ export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
     const from = Math.max(query.fromSeq ?? bounds.firstSeq, 1);
     const to = Math.min(query.toSeq ?? bounds.lastSeq, bounds.lastSeq);
     const range = { from, to };
+    deps.audit?.transcriptRead(principal, rec.sessionId, {
+      format: query.format,
+      from_seq: from,
+      to_seq: to,
+      search: query.q !== undefined,
+      via: 'http',
+      source_address: req.sourceAddress || null,
+    });
 
     if (query.format === 'asciicast') {
       const cast = await exportAsciicast(source, rec, query, range);

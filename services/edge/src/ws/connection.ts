@@ -3,7 +3,73 @@ import type { Principal } from '../auth';
 import type { FrameLimiter } from '../limits';
 import type { WebSocket } from '../uws';
 
-/** Per-connection state, kept as the uWS socket's user data. */
+/**
+ * Where a connection is in its life, one way only:
+ *
+ *   greeting ──▶ ready ──▶ joined ──▶ leaving ──▶ closed
+ *       │          │         └────────────────────▲
+ *       │          └──▶ replaying ────────────────▲   (joined a session that had closed)
+ *       └─────────────────────────────────────────▲   (any phase may close)
+ *
+ * - greeting: upgraded, binding_hello not sent yet; frames received meanwhile are held.
+ * - ready: hello sent; task verbs work, the session's log frames do not come (not joined).
+ * - joined: a member of the session; receives every log frame (README interpretation 2).
+ * - replaying: joined a closed session: receives the end of its log, never a member, then goodbye.
+ * - leaving: pty.leave_session in flight; still subscribed, so still receives log frames until
+ *   the goodbye (its sequence must count them), but acts on nothing.
+ * - closed: the socket is gone.
+ */
+export type ConnPhase = 'greeting' | 'ready' | 'joined' | 'replaying' | 'leaving' | 'closed';
+
+const NEXT: Readonly<Record<ConnPhase, readonly ConnPhase[]>> = {
+  greeting: ['ready', 'closed'],
+  ready: ['joined', 'replaying', 'closed'],
+  joined: ['leaving', 'closed'],
+  replaying: ['closed'],
+  leaving: ['closed'],
+  closed: [],
+};
+
+/**
+ * How the session's frames reach a connection: the hub's (session-hub.ts) state, beside the phase
+ * rather than in it, since it moves back and forth within one phase (a joined connection goes
+ * behind for every role change and lag, and a ready one with task subscriptions is fed too):
+ *
+ *   behind ──▶ live ──▶ lagged
+ *     ▲         │ ▲       │
+ *     └─────────┘ └───────┤     (a catch-up by another path, a join or role change, ends the lag too)
+ *     ▲                   │
+ *     └───────────────────┘     (drained: PTY_OUTPUT_LAGGED and a Keyframe follow, then a catch-up)
+ *
+ * - behind: not subscribed to the session's topics; frames reach it by catch-up (direct sends).
+ * - live: subscribed and caught up to the hub's head.
+ * - lagged: skipped forward because its socket backed up; resumes when the socket drains.
+ */
+export type ConnFeed = 'behind' | 'live' | 'lagged';
+
+const FEED_NEXT: Readonly<Record<ConnFeed, readonly ConnFeed[]>> = {
+  behind: ['live'],
+  live: ['behind', 'lagged'],
+  lagged: ['behind', 'live'],
+};
+
+/** What the upgrade knows about a connection before the socket opens. */
+export interface ConnInit {
+  clientId: string;
+  instanceId: string;
+  sessionId: string;
+  principal: Principal;
+  binary: boolean;
+  remoteAddress: string;
+  /** The session had closed at the upgrade (it is still retained); see `sessionClosed`. */
+  sessionClosed?: boolean;
+}
+
+/**
+ * Per-connection state, kept as the uWS socket's user data. uWS copies the object's own fields
+ * at the upgrade (no prototype survives), so this is plain data: `newConn` makes it, `advance`
+ * is the only writer of the phase and of the flags derived from it.
+ */
 export interface Conn {
   readonly clientId: string;
   readonly instanceId: string;
@@ -11,41 +77,101 @@ export interface Conn {
   readonly principal: Principal;
   readonly binary: boolean;
   readonly remoteAddress: string;
+  /**
+   * The session had closed when this connection was upgraded (it is still retained): a join
+   * replays its log, which ends in `Closed`, then gets binding_goodbye session_closed.
+   */
+  readonly sessionClosed: boolean;
+  readonly phase: ConnPhase;
+  /** Derived from `phase` by `advance`: the socket is still there (not closed). */
+  readonly open: boolean;
+  /** Derived: receives the session's non-task log frames (joined, replaying, leaving). */
+  readonly attached: boolean;
+  /** Derived: holds a role the owner must be told to release (joined). */
+  readonly member: boolean;
   ws?: WebSocket<Conn>;
-  open: boolean;
   /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
   lastSeq: number;
   /** How far through the session log this connection's feed has moved, frames filtered out included. */
   position: number;
-  /** Joined via pty.join_session: receives every non-task log frame. */
-  attached: boolean;
   role?: PtyRole;
   label?: string;
   /** Tasks whose TaskStatusUpdate frames this connection receives. */
   readonly tasks: Set<string>;
-  /** Subscribed to its topics (caught up); otherwise frames reach it by catch-up. */
-  live: boolean;
-  /** Skipped forward because its socket backed up; resumed with PTY_OUTPUT_LAGGED + Keyframe. */
-  lagged: boolean;
+  /** How the session's frames reach it (see ConnFeed); `moveFeed`, called by the hub, is the only writer. */
+  readonly feed: ConnFeed;
+  /** performance.now() since which its backlog has stayed above the slow-consumer threshold. */
+  backlogSince?: number;
   firstFrameSeen: boolean;
   extensionActive: boolean;
   serviceParameters?: ServiceParameters;
-  lastPongAt: number;
   /** When the oldest unanswered ping was sent; undefined while the peer answers. */
   pingOutstandingSince?: number;
   lastKeyframeRequestAt: number;
   /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
   ptyQueue: Promise<void>;
-  leaving: boolean;
-  /** Frames received before binding_hello went out; undefined once it has. */
-  heldFrames?: Array<{ data: ArrayBuffer; isBinary: boolean }>;
+  /** Frames received while greeting (before binding_hello went out), handled once it has. */
+  readonly heldFrames: Array<{ data: ArrayBuffer; isBinary: boolean; bytes: number }>;
   /** Inbound frame and input-byte budget, created on the first frame. */
   limiter?: FrameLimiter;
-  /**
-   * The session had closed when this connection was upgraded (it is still retained): a join
-   * replays its log, which ends in `Closed`, then gets binding_goodbye session_closed.
-   */
-  sessionClosed?: boolean;
   /** For `sessionClosed`: ends the connection if no join comes (CLOSED_SESSION_JOIN_GRACE_MS). */
   closedJoinTimer?: NodeJS.Timeout;
+}
+
+/** The fields `advance` writes. */
+interface PhaseFields {
+  phase: ConnPhase;
+  open: boolean;
+  attached: boolean;
+  member: boolean;
+}
+
+function fieldsOf(phase: ConnPhase): PhaseFields {
+  return {
+    phase,
+    open: phase !== 'closed',
+    attached: phase === 'joined' || phase === 'replaying' || phase === 'leaving',
+    member: phase === 'joined',
+  };
+}
+
+export function newConn(init: ConnInit): Conn {
+  return {
+    clientId: init.clientId,
+    instanceId: init.instanceId,
+    sessionId: init.sessionId,
+    principal: init.principal,
+    binary: init.binary,
+    remoteAddress: init.remoteAddress,
+    sessionClosed: init.sessionClosed ?? false,
+    ...fieldsOf('greeting'),
+    lastSeq: 0,
+    position: 0,
+    tasks: new Set(),
+    feed: 'behind',
+    firstFrameSeen: false,
+    extensionActive: true,
+    lastKeyframeRequestAt: 0,
+    ptyQueue: Promise.resolve(),
+    heldFrames: [],
+  };
+}
+
+/**
+ * The one way a connection's phase changes. Returns false, changing nothing, when `to` does not
+ * follow the current phase (a second close, a join racing a close): callers treat that as "not
+ * for me".
+ */
+export function advance(conn: Conn, to: ConnPhase): boolean {
+  if (!NEXT[conn.phase].includes(to)) return false;
+  const state: PhaseFields = conn;
+  Object.assign(state, fieldsOf(to));
+  return true;
+}
+
+/** The one way a connection's feed changes; false, changing nothing, when `to` does not follow. */
+export function moveFeed(conn: Conn, to: ConnFeed): boolean {
+  if (!FEED_NEXT[conn.feed].includes(to)) return false;
+  (conn as { feed: ConnFeed }).feed = to;
+  return true;
 }

@@ -5,19 +5,30 @@ import type { LogEntry } from '@pty-ws/ports';
 export interface SerializedFrame {
   seq: number;
   taskId?: string;
-  json: string;
+  /** The JSON text frame; for Output built on first read (then kept). */
+  readonly json: string;
   /** PW1O bytes for Output entries; other entries travel as JSON text in both formats. */
   binary?: Uint8Array;
   bytes: number;
 }
 
 export function serializeEntry(entry: LogEntry): SerializedFrame {
-  const ts = rfc3339(entry.ts);
   if (entry.type === 'output') {
-    const json = `{"op":"pty.session_frame","id":"${entry.id}","ts":"${ts}","sequence":${entry.seq},"payload":{"kind":"Output","stream":"${entry.stream}","data":"${encodeBase64(entry.data)}"}}`;
+    // The JSON form (base64 of every byte) is made on first use only: most sessions at full
+    // speed have binary readers only, and it cost more than the PW1O frame itself.
+    let json: string | undefined;
     const binary = encodeOutputFrame(entry.seq, entry.stream, entry.data);
-    return { seq: entry.seq, json, binary, bytes: entry.data.length };
+    return {
+      seq: entry.seq,
+      get json(): string {
+        json ??= `{"op":"pty.session_frame","id":"${entry.id}","ts":"${rfc3339(entry.ts)}","sequence":${entry.seq},"payload":{"kind":"Output","stream":"${entry.stream}","data":"${encodeBase64(entry.data)}"}}`;
+        return json;
+      },
+      binary,
+      bytes: entry.data.length,
+    };
   }
+  const ts = rfc3339(entry.ts);
   const frame: Record<string, unknown> = { op: entry.op, id: entry.id, ts, sequence: entry.seq };
   if (entry.serviceParameters) frame['service_parameters'] = entry.serviceParameters;
   frame['payload'] = entry.payload;

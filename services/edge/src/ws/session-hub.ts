@@ -1,8 +1,8 @@
-import type { FrameLog, LogEntry, Unsubscribe } from '@pty-ws/ports';
+import type { FrameLog, LogEntry, Unsubscribe, Disposable } from '@pty-ws/ports';
 import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry';
 import type { Logger } from '../logger';
 import type { TemplatedApp } from '../uws';
-import type { Conn } from './connection';
+import { moveFeed, type Conn } from './connection';
 import { RecentFrames } from './recent-frames';
 import { serializeEntry, type SerializedFrame } from './serialized-frame';
 
@@ -18,12 +18,20 @@ export interface HubOptions {
   app: TemplatedApp;
   log: FrameLog;
   logger: Logger;
-  /** Socket backlog past which a connection is skipped forward. */
+  /** Socket backlog past which, held for SLOW_GRACE_MS, a connection is skipped forward. */
   slowConsumerBytes: number;
+  /** Socket backlog past which it is skipped at once: below uWS's maxBackpressure, where it drops frames. */
+  hardBacklogBytes: number;
   onLagged: (conn: Conn) => void;
-  onEntry?: (entry: LogEntry) => void;
+  /** Every entry the hub delivered, once, with its session: what else must react to the feed. */
+  onEntry?: (entry: LogEntry, sessionId: string) => void;
   metrics?: EdgeMetrics;
 }
+
+/** How long a gap fill waits for entries the live feed delivered before the log stored them. */
+const GAP_STORE_WAIT_MS = 5000;
+/** How long a backlog above PTYWS_SLOW_CONSUMER_BYTES is tolerated before the socket is skipped forward. */
+const SLOW_GRACE_MS = 250;
 
 /** An input older than this had no echo: the next Output is not its answer. */
 const ECHO_WINDOW_MS = 5000;
@@ -42,7 +50,7 @@ export function taskTopic(sessionId: string, taskId: string): string {
  * window / the log by direct sends; it goes live in the same tick its last catch-up send leaves,
  * so no frame is missed or doubled (uWS keeps send/publish/subscribe strictly ordered).
  */
-export class SessionHub {
+export class SessionHub implements Disposable {
   head: number;
   private readonly recent = new RecentFrames({ frames: RECENT_FRAMES, bytes: RECENT_BYTES });
   readonly conns = new Set<Conn>();
@@ -54,12 +62,17 @@ export class SessionHub {
   /** performance.now() of the oldest input not yet followed by Output (0: none), for echo latency. */
   private inputAt = 0;
 
+  private readonly jsonTopic: string;
+  private readonly binaryTopic: string;
+
   constructor(
     readonly sessionId: string,
     startSeq: number,
     private readonly opts: HubOptions,
   ) {
     this.head = startSeq;
+    this.jsonTopic = topicFor(sessionId, false);
+    this.binaryTopic = topicFor(sessionId, true);
     this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e));
   }
 
@@ -84,15 +97,23 @@ export class SessionHub {
     this.deliver(entry);
   }
 
+  /**
+   * Live copies can run ahead of the store (the writer publishes them beside the append), so an
+   * empty read may mean "not stored yet" rather than "trimmed": the log's head tells which.
+   */
   private async fillGap(toSeq: number): Promise<void> {
     try {
+      const deadline = Date.now() + GAP_STORE_WAIT_MS;
       while (this.head < toSeq) {
         const missing = await this.opts.log.read(this.sessionId, this.head, { toSeq, limit: 500 });
-        if (missing.length === 0) {
+        // The log is gapless: a first entry past the hole means the hole was trimmed meanwhile.
+        for (const e of missing) if (e.seq > this.head) this.deliver(e);
+        if (missing.length > 0) continue;
+        if ((await this.opts.log.bounds(this.sessionId)).lastSeq > this.head || Date.now() > deadline) {
           this.head = toSeq; // trimmed before we could read it: nothing left to deliver
           break;
         }
-        for (const e of missing) if (e.seq === this.head + 1) this.deliver(e);
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
     } catch (err) {
       this.opts.logger.warn({ session_id: this.sessionId, err: (err as Error).message }, 'hub gap fill failed');
@@ -120,25 +141,26 @@ export class SessionHub {
       });
     }
     const { app, metrics } = this.opts;
+    // A topic without subscribers is not published to: an Output frame's JSON is then never made.
     if (frame.taskId !== undefined) {
       app.publish(`t:${this.sessionId}:${frame.taskId}`, frame.json, false);
     } else {
-      app.publish(`j:${this.sessionId}`, frame.json, false);
-      if (frame.binary) app.publish(`b:${this.sessionId}`, frame.binary, true);
-      else app.publish(`b:${this.sessionId}`, frame.json, false);
+      if (app.numSubscribers(this.jsonTopic) > 0) app.publish(this.jsonTopic, frame.json, false);
+      if (frame.binary) app.publish(this.binaryTopic, frame.binary, true);
+      else app.publish(this.binaryTopic, frame.json, false);
     }
     if (metrics) this.countPublished(metrics, entry, frame);
     for (const conn of this.conns) {
-      if (conn.live) {
+      if (conn.feed === 'live') {
         conn.position = entry.seq;
         if (this.wants(conn, frame)) conn.lastSeq = entry.seq;
-        if (conn.ws && conn.ws.getBufferedAmount() > this.opts.slowConsumerBytes) this.skipForward(conn);
+        if (conn.ws && this.tooSlow(conn, conn.ws.getBufferedAmount())) this.skipForward(conn);
       }
     }
     if (this.pending.size > 0) {
       for (const conn of [...this.pending]) if (conn.position <= this.head) void this.catchUp(conn);
     }
-    this.opts.onEntry?.(entry);
+    this.opts.onEntry?.(entry, this.sessionId);
   }
 
   /** Metrics per frame and format published, never per socket: uWS knows the subscriber counts. */
@@ -152,9 +174,9 @@ export class SessionHub {
       const n = app.numSubscribers(`t:${this.sessionId}:${frame.taskId}`);
       if (n > 0) metrics.frameOut(kind, frame.json.length, n);
     } else {
-      const json = app.numSubscribers(`j:${this.sessionId}`);
+      const json = app.numSubscribers(this.jsonTopic);
       if (json > 0) metrics.frameOut(kind, frame.json.length, json);
-      const binary = app.numSubscribers(`b:${this.sessionId}`);
+      const binary = app.numSubscribers(this.binaryTopic);
       if (binary > 0) metrics.frameOut(kind, frame.binary ? frame.binary.length : frame.json.length, binary);
     }
     if (kind === 'output' && this.inputAt !== 0) {
@@ -177,6 +199,8 @@ export class SessionHub {
     this.conns.delete(conn);
     this.pending.delete(conn);
     this.catchingUp.delete(conn);
+    // The socket is gone: it is fed no more (its topics went with it).
+    if (conn.feed !== 'behind') moveFeed(conn, 'behind');
   }
 
   /** The entry as this hub serialized it when it was published, else serialized now. */
@@ -247,7 +271,7 @@ export class SessionHub {
     if (!conn.ws || !conn.open) return;
     if (conn.attached) conn.ws.subscribe(topicFor(this.sessionId, conn.binary));
     for (const t of conn.tasks) conn.ws.subscribe(taskTopic(this.sessionId, t));
-    conn.live = true;
+    moveFeed(conn, 'live');
   }
 
   /**
@@ -257,13 +281,7 @@ export class SessionHub {
    * lag path does not rewind: a Keyframe follows there and the sequence must not go back.
    */
   goOffline(conn: Conn, rewindUndrained = false): void {
-    if (!conn.live || !conn.ws || !conn.open) {
-      conn.live = false;
-      return;
-    }
-    conn.ws.unsubscribe(topicFor(this.sessionId, conn.binary));
-    for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));
-    conn.live = false;
+    if (!this.leaveTopics(conn, 'behind')) return;
     const from = this.undrainedFrom;
     if (rewindUndrained && from !== undefined && conn.position >= from) {
       conn.position = from - 1;
@@ -271,18 +289,48 @@ export class SessionHub {
     }
   }
 
+  /**
+   * A socket is slow when its backlog stays above the threshold for SLOW_GRACE_MS, or comes near
+   * uWS's own cap (past which uWS drops frames without a word). A burst
+   * (a cluster edge gets log entries in batches; a reader is descheduled for a moment) puts every
+   * reader above the threshold for an instant: skipping them all then held back readers that keep up.
+   */
+  private tooSlow(conn: Conn, backlog: number): boolean {
+    const threshold = this.opts.slowConsumerBytes;
+    if (backlog <= threshold) {
+      conn.backlogSince = undefined;
+      return false;
+    }
+    if (backlog > this.opts.hardBacklogBytes) return true;
+    const now = performance.now();
+    conn.backlogSince ??= now;
+    return now - conn.backlogSince >= SLOW_GRACE_MS;
+  }
+
+  /**
+   * A live connection leaves its topics for `to`; true when its socket was unsubscribed. One that
+   * is not live (behind, or lagged: already off its topics) stays as it is.
+   */
+  private leaveTopics(conn: Conn, to: 'behind' | 'lagged'): boolean {
+    if (conn.feed !== 'live') return false;
+    moveFeed(conn, to);
+    if (!conn.ws || !conn.open) return false;
+    conn.ws.unsubscribe(topicFor(this.sessionId, conn.binary));
+    for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));
+    return true;
+  }
+
   private skipForward(conn: Conn): void {
-    this.goOffline(conn);
-    conn.lagged = true;
+    conn.backlogSince = undefined;
+    this.leaveTopics(conn, 'lagged');
     this.opts.metrics?.lagSkip();
     this.opts.onLagged(conn);
   }
 
   /** Resumes a lagged connection once its socket drained: the caller sends LAGGED + Keyframe. */
   drained(conn: Conn): boolean {
-    if (!conn.lagged || !conn.ws) return false;
+    if (conn.feed !== 'lagged' || !conn.ws) return false;
     if (conn.ws.getBufferedAmount() > this.opts.slowConsumerBytes / 4) return false;
-    conn.lagged = false;
-    return true;
+    return moveFeed(conn, 'behind');
   }
 }

@@ -1,13 +1,21 @@
-import { BEARER_SUBPROTOCOL_PREFIX, SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON, errorPayload, newId } from '@pty-ws/protocol';
+import {
+  BEARER_SUBPROTOCOL_PREFIX,
+  SUBPROTOCOL_BINARY,
+  SUBPROTOCOL_JSON,
+  BindingError,
+  errorPayload,
+  newId,
+  tryDecodePathSegment,
+} from '@pty-ws/protocol';
 import type { SessionRegistry } from '@pty-ws/ports';
 import { AuthError, bearerFromHeader, canObserve, type Authenticator, type Principal } from '../auth';
-import { sendError, sendJson, responder, type Responder } from '../http/respond';
+import { sendCaught, sendError, sendJson, responder, type Responder } from '../http/respond';
 import { SpanKind, contextFromHeaders, globalTracer, inSpan } from '@pty-ws/telemetry';
 import type { ConnectionAdmission, Refusal } from '../limits';
 import type { TransportPolicy } from '../transport';
 import type { Logger } from '../logger';
 import type { HttpRequest, HttpResponse } from '../uws';
-import type { Conn } from './connection';
+import { newConn } from './connection';
 
 const ATTACH_PATH = /^\/agents\/([^/]+)\/sessions\/([^/]+)\/attach\/?$/;
 const TOKEN_QUERY = /(^|&)(token|access_token|bearer|auth)=/i;
@@ -76,7 +84,12 @@ interface UpgradeRequest {
   key: string;
   extensions: string;
   remoteAddress: string;
+  /** The address a PROXY v2 header named (the mTLS front's relays); empty without one. */
+  proxiedAddress: string;
   forwardedProto: string;
+  /** Browser origin and the Host it addressed (cross-site WebSocket hijacking check). */
+  origin: string;
+  host: string;
   /** The verified client certificate's identity (mTLS), once the transport check found it. */
   certificate?: string;
   /** W3C trace context of the upgrade request, if the client sent one. */
@@ -96,7 +109,10 @@ export function upgradeHandler(deps: UpgradeDeps) {
       key: req.getHeader('sec-websocket-key'),
       extensions: req.getHeader('sec-websocket-extensions'),
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      proxiedAddress: Buffer.from(res.getProxiedRemoteAddressAsText()).toString(),
       forwardedProto: req.getHeader('x-forwarded-proto'),
+      origin: req.getHeader('origin'),
+      host: req.getHeader('host'),
       traceparent: req.getHeader('traceparent'),
       tracestate: req.getHeader('tracestate'),
     };
@@ -126,7 +142,7 @@ function refuse(r: Responder, refusal: Refusal): void {
 
 /** Transport and socket-cap checks run before authentication: they are cheap and need no token. */
 async function admitted(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, context: unknown): Promise<void> {
-  const verdict = deps.transport?.admit(u.remoteAddress, u.forwardedProto);
+  const verdict = deps.transport?.admit(u.remoteAddress, u.forwardedProto, u.origin, u.host, u.proxiedAddress);
   if (verdict && !verdict.ok) return sendError(r, 'PERMISSION_DENIED', verdict.message, 403);
   if (verdict) {
     // Behind the mTLS front: the TLS client's own address, and its certificate identity.
@@ -163,8 +179,10 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
       401,
     );
   }
-  const instanceId = decodeURIComponent(m[1]!);
-  const sessionId = decodeURIComponent(m[2]!);
+  const instanceId = tryDecodePathSegment(m[1]!);
+  const sessionId = tryDecodePathSegment(m[2]!);
+  if (instanceId === undefined || sessionId === undefined)
+    return sendError(r, 'INVALID_REQUEST', 'malformed percent-escape in the attach URL', 400);
 
   const negotiated = negotiateSubprotocol(u.protocolHeader, !deps.auth.enabled);
   if (!negotiated) {
@@ -176,9 +194,14 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
 
   let principal: Principal;
   try {
-    principal = await deps.auth.authenticate(negotiated.bearer ?? bearerFromHeader(u.authorization), u.certificate);
+    principal = await deps.auth.authenticate(
+      negotiated.bearer ?? bearerFromHeader(u.authorization),
+      u.certificate,
+      u.remoteAddress,
+    );
   } catch (err) {
     if (err instanceof AuthError) return sendError(r, 'UNAUTHENTICATED', err.message, 401);
+    if (err instanceof BindingError) return sendCaught(r, err);
     throw err;
   }
   if (!canObserve(principal)) return sendError(r, 'PERMISSION_DENIED', 'the principal has no pty scope', 403);
@@ -206,29 +229,15 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
   const sessionClosed = session.state === 'closed';
   if (r.aborted) return;
 
-  const conn: Conn = {
+  const conn = newConn({
     clientId: newId(),
     instanceId,
     sessionId,
     principal,
     binary: negotiated.binary,
     remoteAddress: u.remoteAddress,
-    open: false,
-    lastSeq: 0,
-    position: 0,
-    attached: false,
-    tasks: new Set(),
-    live: false,
-    lagged: false,
-    firstFrameSeen: false,
-    extensionActive: true,
-    lastPongAt: Date.now(),
-    lastKeyframeRequestAt: 0,
-    ptyQueue: Promise.resolve(),
-    leaving: false,
-    heldFrames: [],
-    ...(sessionClosed ? { sessionClosed } : {}),
-  };
+    sessionClosed,
+  });
   r.res.cork(() => {
     // Only the selected PTY token is echoed; the bearer entry never is (binding §7.1).
     r.res.upgrade(conn, u.key, negotiated.subprotocol, u.extensions, context as never);

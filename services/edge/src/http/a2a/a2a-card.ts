@@ -24,15 +24,15 @@ function grpcEndpoint(config: Config, httpHost: string): string | undefined {
 
 /**
  * The AgentCard entries of the standard bindings: `bindings[]` in the pty-ws card style
- * (uri, endpoint, preference, operations, notes) and A2A v1.0 `supported_interfaces`, which
- * the official clients select a transport from. REST is the primary control plane (binding §10:
- * pty-ws/v1 is secondary).
+ * (uri, endpoint, preference, operations, notes) and A2A v1.0 `supported_interfaces` (wire
+ * JSON; the card renders them as `supportedInterfaces`), which the official clients select a
+ * transport from. REST is the primary control plane (binding §10: pty-ws/v1 is secondary).
  */
 export function controlPlaneBindings(
   config: Config,
   instanceId: string,
   origin: { http: string; host: string },
-): { bindings: Record<string, unknown>[]; interfaces: Record<string, string>[] } {
+): { bindings: Record<string, unknown>[]; interfaces: Record<string, string>[]; jsonRpcUrl: string } {
   const rest = `${origin.http}${a2aRestBase(instanceId)}`;
   const jsonrpc = `${origin.http}${a2aJsonRpcPath(instanceId)}`;
   const grpc = grpcEndpoint(config, origin.host);
@@ -66,14 +66,5 @@ export function controlPlaneBindings(
     });
     interfaces.push({ url: grpc, protocol_binding: 'GRPC', protocol_version: '1.0' });
   }
-  return { bindings, interfaces };
-}
-
-/** camelCase copies for clients that read the card without a ProtoJSON parser (the JS SDK). */
-export function camelInterfaces(interfaces: Record<string, string>[]): Record<string, string>[] {
-  return interfaces.map((i) => ({
-    url: i.url!,
-    protocolBinding: i.protocol_binding!,
-    protocolVersion: i.protocol_version!,
-  }));
+  return { bindings, interfaces, jsonRpcUrl: jsonrpc };
 }

@@ -1,4 +1,4 @@
-import { A2aError, dialectOf, type A2aOperations, type CallContext } from '@pty-ws/a2a';
+import { A2aError, type A2aOperations, type CallContext } from '@pty-ws/a2a';
 import { bearerFromHeader, type Authenticator, type Principal } from '../../auth';
 import type { RequestGate } from '../../limits/request-gate';
 import type { Logger } from '../../logger';
@@ -52,6 +52,7 @@ async function rest(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict
     knownInstance(deps, call);
     const principal = await authenticate(deps, call, verdict);
     deps.admit?.(principal.id, deps.instanceId);
+    supportedVersion(call);
     const body = async (): Promise<unknown> => {
       if (!jsonContentType(call.contentType)) {
         throw new A2aError(
@@ -67,7 +68,7 @@ async function rest(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict
         throw new A2aError('ParseError', 'the request body is not valid JSON');
       }
     };
-    await serveRest(deps.ops, call, contextOf(deps, call, verdict, principal, []), dialectOf(call.a2aVersion), body);
+    await serveRest(deps.ops, call, contextOf(deps, call, verdict, principal, []), body);
   } catch (err) {
     sendRestError(call, failure(deps, call, err));
   }
@@ -77,13 +78,15 @@ async function jsonRpc(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerd
   let id: string | number | null = null;
   try {
     if (call.method !== 'POST') throw new A2aError('InvalidRequest', 'JSON-RPC requests are POSTed');
+    // Credentials first, from the headers: an anonymous caller's body is never waited for nor
+    // buffered (its connection closes with the answer), and it learns nothing about what it sent.
+    const principal = await authenticate(deps, call, verdict);
+    deps.admit?.(principal.id, deps.instanceId);
+    supportedVersion(call);
     const text = await bodyText(call);
     const envelope = parseEnvelope(text);
     id = envelope.ok ? envelope.req.id : envelope.id;
     knownInstance(deps, call);
-    // Credentials first: an anonymous caller learns nothing about what it sent.
-    const principal = await authenticate(deps, call, verdict);
-    deps.admit?.(principal.id, deps.instanceId);
     if (!jsonContentType(call.contentType)) {
       throw new A2aError(
         'ContentTypeNotSupported',
@@ -92,21 +95,33 @@ async function jsonRpc(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerd
     }
     if (!envelope.ok) throw envelope.err;
     const ctx = contextOf(deps, call, verdict, principal, envelope.req.extensions);
-    await serveJsonRpc(deps.ops, call, envelope.req, ctx, dialectOf(call.a2aVersion));
+    await serveJsonRpc(deps.ops, call, envelope.req, ctx);
   } catch (err) {
     sendJsonRpcError(call, id, failure(deps, call, err));
   }
 }
 
 function knownInstance(deps: A2aHttpDeps, call: HttpCall): void {
+  if (call.instanceId === undefined) throw new A2aError('InvalidRequest', 'malformed percent-escape in the URL path');
   if (call.instanceId !== deps.instanceId) {
     throw new A2aError('MethodNotFound', `instance '${call.instanceId}' is not served here`);
   }
 }
 
+/** The A2A versions these bindings speak: 1.x (absent: the caller takes what it gets). */
+const SUPPORTED_VERSION = /^\s*1(\.\d+)?\s*$/;
+
+/** A2A §3.2.6: a request naming a version the agent does not support is VersionNotSupported. */
+function supportedVersion(call: HttpCall): void {
+  if (call.a2aVersion === undefined || SUPPORTED_VERSION.test(call.a2aVersion)) return;
+  throw new A2aError('VersionNotSupported', `A2A version '${call.a2aVersion}' is not supported`, {
+    supported_versions: ['1.0'],
+  });
+}
+
 async function authenticate(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict): Promise<Principal> {
   if (!verdict.ok) throw new A2aError('PermissionDenied', verdict.message);
-  return deps.auth.authenticate(bearerFromHeader(call.authorization), verdict.certificate);
+  return deps.auth.authenticate(bearerFromHeader(call.authorization), verdict.certificate, verdict.remoteAddress);
 }
 
 async function bodyText(call: HttpCall): Promise<string> {

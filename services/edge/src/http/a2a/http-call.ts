@@ -1,4 +1,4 @@
-import type { ServiceParameters } from '@pty-ws/protocol';
+import { tryDecodePathSegment, type ServiceParameters } from '@pty-ws/protocol';
 import type { HttpRequest, HttpResponse } from '../../uws';
 import { readText } from '../respond';
 
@@ -15,7 +15,8 @@ export interface HttpCall {
   /** Path below the instance's A2A base, still percent-encoded (`/tasks/abc:cancel`). */
   path: string;
   query: URLSearchParams;
-  instanceId: string;
+  /** Undefined when the path segment holds a malformed percent-escape (answered 400). */
+  instanceId: string | undefined;
   authorization: string;
   contentType: string;
   accept: string;
@@ -37,7 +38,7 @@ export function snapshotCall(res: HttpResponse, req: HttpRequest, base: string):
     method: req.getMethod().toUpperCase(),
     path: url.slice(base.length),
     query: new URLSearchParams(req.getQuery() ?? ''),
-    instanceId: decodeURIComponent(req.getParameter(0) ?? ''),
+    instanceId: tryDecodePathSegment(req.getParameter(0) ?? ''),
     authorization: req.getHeader('authorization'),
     contentType: req.getHeader('content-type'),
     accept: req.getHeader('accept'),

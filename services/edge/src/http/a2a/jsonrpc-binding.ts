@@ -2,13 +2,9 @@ import {
   A2aError,
   STREAMING_METHODS,
   UNARY_METHODS as M,
-  renderEvent,
-  renderList,
-  renderSendResult,
-  renderTask,
+  renderA2a as R,
   type A2aOperations,
   type CallContext,
-  type JsonDialect,
   type StreamEvent,
 } from '@pty-ws/a2a';
 import { jsonRpcError, writeJson } from './a2a-respond';
@@ -18,19 +14,23 @@ import { streamSse } from './sse';
 type Id = string | number | null;
 type Params = Record<string, unknown>;
 
-type Unary = (ops: A2aOperations, p: Params, ctx: CallContext, d: JsonDialect) => Promise<unknown>;
+type Unary = (ops: A2aOperations, p: Params, ctx: CallContext) => Promise<unknown>;
 type Streaming = (ops: A2aOperations, p: Params, ctx: CallContext) => AsyncIterable<StreamEvent>;
 
-/** The core's methods, with results rendered in the request's JSON dialect where it has one. */
+/** The core's methods, results in A2A v1.0 JSON. */
 const UNARY: Record<string, Unary> = {
-  SendMessage: async (ops, p, ctx, d) => renderSendResult(await M.SendMessage(ops, p, ctx), d),
-  GetTask: async (ops, p, ctx, d) => renderTask(await M.GetTask(ops, p, ctx), d),
-  ListTasks: async (ops, p, ctx, d) => renderList(await M.ListTasks(ops, p, ctx), d),
-  CancelTask: async (ops, p, ctx, d) => renderTask(await M.CancelTask(ops, p, ctx), d),
-  SetTaskPushNotificationConfig: M.SetTaskPushNotificationConfig,
-  GetTaskPushNotificationConfig: M.GetTaskPushNotificationConfig,
-  ListTaskPushNotificationConfigs: M.ListTaskPushNotificationConfigs,
+  SendMessage: async (ops, p, ctx) => R.sendResult(await M.SendMessage(ops, p, ctx)),
+  GetTask: async (ops, p, ctx) => R.task(await M.GetTask(ops, p, ctx)),
+  ListTasks: async (ops, p, ctx) => R.list(await M.ListTasks(ops, p, ctx)),
+  CancelTask: async (ops, p, ctx) => R.task(await M.CancelTask(ops, p, ctx)),
+  SetTaskPushNotificationConfig: async (ops, p, ctx) =>
+    R.pushConfig(await M.SetTaskPushNotificationConfig(ops, p, ctx)),
+  GetTaskPushNotificationConfig: async (ops, p, ctx) =>
+    R.pushConfig(await M.GetTaskPushNotificationConfig(ops, p, ctx)),
+  ListTaskPushNotificationConfigs: async (ops, p, ctx) =>
+    R.pushConfigs(await M.ListTaskPushNotificationConfigs(ops, p, ctx)),
   DeleteTaskPushNotificationConfig: M.DeleteTaskPushNotificationConfig,
+  GetExtendedAgentCard: noExtendedCard,
 };
 
 const STREAMING: Record<string, Streaming> = STREAMING_METHODS;
@@ -98,18 +98,12 @@ export function parseEnvelope(text: string): { ok: true; req: Envelope } | { ok:
 }
 
 /** Serves one JSON-RPC request (already parsed): a JSON response, or SSE for streaming methods. */
-export async function serveJsonRpc(
-  ops: A2aOperations,
-  call: HttpCall,
-  req: Envelope,
-  ctx: CallContext,
-  dialect: JsonDialect,
-): Promise<void> {
+export async function serveJsonRpc(ops: A2aOperations, call: HttpCall, req: Envelope, ctx: CallContext): Promise<void> {
   const method = ALIASES[req.method] ?? req.method;
   const { extensions: _activation, ...params } = req.params;
   const unary = UNARY[method];
   if (unary) {
-    const result = await unary(ops, params, ctx, dialect);
+    const result = await unary(ops, params, ctx);
     return writeJson(call, 200, { jsonrpc: '2.0', id: req.id, result });
   }
   const streaming = STREAMING[method];
@@ -118,16 +112,26 @@ export async function serveJsonRpc(
   await streamSse(
     call,
     streaming(ops, params, ctx),
-    (e) => ({ jsonrpc: '2.0', id: req.id, result: renderEvent(e, dialect) }),
+    (e) => ({ jsonrpc: '2.0', id: req.id, result: R.event(e) }),
     (err) => ({ data: { jsonrpc: '2.0', id: req.id, error: jsonRpcError(A2aError.from(err)) } }),
   );
 }
 
+/** The card says `extendedAgentCard: false`: the method exists, the card does not (A2A §3.1.11). */
+export async function noExtendedCard(): Promise<never> {
+  return Promise.reject(new A2aError('ExtendedAgentCardNotConfigured', 'this agent has no extended AgentCard'));
+}
+
+/** Refusals the transport decides, sent with their HTTP status; every other error travels with 200. */
+const TRANSPORT_REFUSALS = new Set(['Unauthenticated', 'PermissionDenied', 'RateLimited']);
+
 /**
  * JSON-RPC errors travel with HTTP 200 (the error is in the body), except the ones the transport
- * decides: 401/403 for credentials, 413 for an oversized body.
+ * decides: 401/403 for credentials, 429 (with Retry-After) past a rate limit.
  */
 export function sendJsonRpcError(call: HttpCall, id: Id, err: A2aError): void {
-  const status = err.type === 'Unauthenticated' || err.type === 'PermissionDenied' ? err.httpStatus : 200;
-  writeJson(call, status, { jsonrpc: '2.0', id, error: jsonRpcError(err) });
+  const status = TRANSPORT_REFUSALS.has(err.type) ? err.httpStatus : 200;
+  const retry = err.type === 'RateLimited' ? err.data?.['retry_after_s'] : undefined;
+  const headers: Record<string, string> = typeof retry === 'number' ? { 'retry-after': String(retry) } : {};
+  writeJson(call, status, { jsonrpc: '2.0', id, error: jsonRpcError(err) }, headers);
 }

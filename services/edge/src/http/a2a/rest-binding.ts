@@ -1,3 +1,4 @@
+import { tryDecodePathSegment } from '@pty-ws/protocol';
 import {
   A2aError,
   parseCancelTask,
@@ -8,17 +9,14 @@ import {
   parsePushConfigRef,
   parseSendMessage,
   parseSubscribe,
-  renderEvent,
-  renderList,
-  renderSendResult,
-  renderTask,
+  renderA2a as R,
   type A2aOperations,
   type CallContext,
-  type JsonDialect,
   type StreamEvent,
 } from '@pty-ws/a2a';
 import { restErrorBody, writeJson } from './a2a-respond';
 import type { HttpCall } from './http-call';
+import { noExtendedCard } from './jsonrpc-binding';
 import { streamSse } from './sse';
 
 type Body = () => Promise<unknown>;
@@ -27,7 +25,7 @@ interface Route {
   method: string;
   /** Matched against the percent-encoded path; captures are decoded. */
   pattern: RegExp;
-  run(ops: A2aOperations, call: HttpCall, ctx: CallContext, args: string[], body: Body, d: JsonDialect): Promise<void>;
+  run(ops: A2aOperations, call: HttpCall, ctx: CallContext, args: string[], body: Body): Promise<void>;
 }
 
 const ID = '([^/:]+)';
@@ -40,54 +38,52 @@ const ROUTES: Route[] = [
   {
     method: 'POST',
     pattern: /^\/message:send$/,
-    run: async (ops, call, ctx, _a, body, d) =>
-      ok(call, renderSendResult(await ops.sendMessage(parseSendMessage(await body()), ctx), d)),
+    run: async (ops, call, ctx, _a, body) =>
+      ok(call, R.sendResult(await ops.sendMessage(parseSendMessage(await body()), ctx))),
   },
   {
     method: 'POST',
     pattern: /^\/message:stream$/,
-    run: async (ops, call, ctx, _a, body, d) =>
-      stream(call, ops.sendStreamingMessage(parseSendMessage(await body()), ctx), d),
+    run: async (ops, call, ctx, _a, body) =>
+      stream(call, ops.sendStreamingMessage(parseSendMessage(await body()), ctx)),
   },
   {
     method: 'GET',
     pattern: /^\/tasks$/,
-    run: async (ops, call, ctx, _a, _b, d) =>
-      ok(call, renderList(await ops.listTasks(parseListTasks(queryOf(call)), ctx), d)),
+    run: async (ops, call, ctx) => ok(call, R.list(await ops.listTasks(parseListTasks(queryOf(call)), ctx))),
   },
   {
     method: 'GET',
     pattern: new RegExp(`^/tasks/${ID}$`),
-    run: async (ops, call, ctx, [id], _b, d) =>
-      ok(call, renderTask(await ops.getTask(parseGetTask(queryOf(call), id), ctx), d)),
+    run: async (ops, call, ctx, [id]) => ok(call, R.task(await ops.getTask(parseGetTask(queryOf(call), id), ctx))),
   },
   {
     method: 'POST',
     pattern: new RegExp(`^/tasks/${ID}:cancel$`),
-    run: async (ops, call, ctx, [id], body, d) =>
-      ok(call, renderTask(await ops.cancelTask(parseCancelTask(await body(), id), ctx), d)),
+    run: async (ops, call, ctx, [id], body) =>
+      ok(call, R.task(await ops.cancelTask(parseCancelTask(await body(), id), ctx))),
   },
   {
     method: 'POST',
     pattern: new RegExp(`^/tasks/${ID}:subscribe$`),
-    run: async (ops, call, ctx, [id], _b, d) => stream(call, ops.subscribeToTask(parseSubscribe({}, id), ctx), d),
+    run: async (ops, call, ctx, [id]) => stream(call, ops.subscribeToTask(parseSubscribe({}, id), ctx)),
   },
   {
     method: 'GET',
     pattern: new RegExp(`^/tasks/${ID}:subscribe$`),
-    run: async (ops, call, ctx, [id], _b, d) => stream(call, ops.subscribeToTask(parseSubscribe({}, id), ctx), d),
+    run: async (ops, call, ctx, [id]) => stream(call, ops.subscribeToTask(parseSubscribe({}, id), ctx)),
   },
   {
     method: 'POST',
     pattern: new RegExp(`^/tasks/${ID}/pushNotificationConfigs$`),
     run: async (ops, call, ctx, [id], body) =>
-      ok(call, await ops.setTaskPushNotificationConfig(parsePushConfig(await body(), id), ctx)),
+      ok(call, R.pushConfig(await ops.setTaskPushNotificationConfig(parsePushConfig(await body(), id), ctx))),
   },
   {
     method: 'GET',
     pattern: new RegExp(`^/tasks/${ID}/pushNotificationConfigs$`),
     run: async (ops, call, ctx, [id]) =>
-      ok(call, await ops.listTaskPushNotificationConfigs(parseListPushConfigs(queryOf(call), id), ctx)),
+      ok(call, R.pushConfigs(await ops.listTaskPushNotificationConfigs(parseListPushConfigs(queryOf(call), id), ctx))),
   },
   {
     method: 'GET',
@@ -95,7 +91,12 @@ const ROUTES: Route[] = [
     run: async (ops, call, ctx, [taskId, configId]) =>
       ok(
         call,
-        await ops.getTaskPushNotificationConfig(parsePushConfigRef({}, { taskId: taskId!, configId: configId! }), ctx),
+        R.pushConfig(
+          await ops.getTaskPushNotificationConfig(
+            parsePushConfigRef({}, { taskId: taskId!, configId: configId! }),
+            ctx,
+          ),
+        ),
       ),
   },
   {
@@ -106,16 +107,11 @@ const ROUTES: Route[] = [
       writeJson(call, 204, undefined);
     },
   },
+  { method: 'GET', pattern: /^\/extendedAgentCard$/, run: noExtendedCard },
 ];
 
 /** Serves one HTTP+JSON request; every failure becomes an AIP-193 error body. */
-export async function serveRest(
-  ops: A2aOperations,
-  call: HttpCall,
-  ctx: CallContext,
-  dialect: JsonDialect,
-  body: Body,
-): Promise<void> {
+export async function serveRest(ops: A2aOperations, call: HttpCall, ctx: CallContext, body: Body): Promise<void> {
   const path = call.path.split('?')[0] ?? '';
   let allowed = false;
   for (const route of ROUTES) {
@@ -123,8 +119,12 @@ export async function serveRest(
     if (!m) continue;
     allowed = true;
     if (route.method !== call.method) continue;
-    const args = m.slice(1).map((s) => decodeURIComponent(s));
-    return route.run(ops, call, ctx, args as [string, ...string[]], body, dialect);
+    const args = m.slice(1).map((s) => {
+      const decoded = tryDecodePathSegment(s);
+      if (decoded === undefined) throw new A2aError('InvalidRequest', 'malformed percent-escape in the URL path');
+      return decoded;
+    });
+    return route.run(ops, call, ctx, args as [string, ...string[]], body);
   }
   if (allowed)
     throw new A2aError('UnsupportedOperation', `${call.method} is not allowed on ${path}`, { http_status: 405 });
@@ -142,11 +142,6 @@ export function sendRestError(call: HttpCall, err: A2aError): void {
  * Streams as SSE: the first event is pulled before any byte is written, so a request that fails
  * up front (unknown task, no scope) gets a plain JSON error response with its status code.
  */
-function stream(call: HttpCall, events: AsyncIterable<StreamEvent>, d: JsonDialect): Promise<void> {
-  return streamSse(
-    call,
-    events,
-    (e) => renderEvent(e, d),
-    (err) => ({ data: restErrorBody(A2aError.from(err)), event: 'error' }),
-  );
+function stream(call: HttpCall, events: AsyncIterable<StreamEvent>): Promise<void> {
+  return streamSse(call, events, R.event, (err) => ({ data: restErrorBody(A2aError.from(err)), event: 'error' }));
 }

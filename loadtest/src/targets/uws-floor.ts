@@ -1,0 +1,77 @@
+/**
+ * The raw uWS publish floor (uws-floor-child.ts): the same flood bytes to the same readers, with
+ * nothing between the bytes and the sockets but uWS. The service's fan-out is measured against it.
+ */
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { spawnTracked, stopChild, waitForOutput } from '../children';
+import { FloodReader } from '../flood';
+import type { Profile } from '../options';
+import { Budget, phase, type Cleanup } from '../phase';
+import { CpuMeter } from '../proc';
+import { mean, round } from '../stats';
+import type { FanoutMetric, TargetResult } from '../types';
+
+async function open(url: string): Promise<WebSocket> {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  ws.binaryType = 'nodebuffer';
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return ws;
+}
+
+async function floorFanout(observers: number, bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
+  const child = spawnTracked(process.execPath, [join(__dirname, '..', 'uws-floor-child.js'), String(bytes)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  c.add(() => stopChild(child, 1000));
+  const m = await waitForOutput(child, /port (\d+)/, 15_000, 'uws floor');
+  const url = `ws://127.0.0.1:${m[1] as string}/`;
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < observers; i++) sockets.push(await open(url));
+  c.add(() => sockets.forEach((s) => s.terminate()));
+  const readers = sockets.map((s) => {
+    const r = new FloodReader();
+    s.on('message', (d: Buffer) => r.feed(d));
+    return r;
+  });
+  const server = new CpuMeter([child.pid as number]);
+  const client = new CpuMeter([process.pid]);
+  const t0 = performance.now();
+  sockets[0]?.send('go');
+  const timer = setTimeout(() => readers.forEach((r) => r.abort()), timeoutMs);
+  await Promise.all(readers.map((r) => r.done));
+  clearTimeout(timer);
+  const ends = readers.map((r) => r.endAt ?? performance.now());
+  const rates = readers.map((r, i) => r.bytes / 1e6 / (((ends[i] as number) - t0) / 1000));
+  const duration = Math.max(...ends) - t0;
+  const total = readers.reduce((s, r) => s + r.bytes, 0);
+  const incomplete = readers.filter((r) => r.endAt === undefined).length;
+  if (incomplete === observers) throw new Error(`no reader saw the end within ${timeoutMs} ms`);
+  return {
+    observers,
+    bytes_per_observer: Math.round(mean(readers.map((r) => r.bytes))),
+    per_observer_mb_s: round(mean(rates), 2),
+    min_observer_mb_s: round(Math.min(...rates), 2),
+    total_mb_s: round(total / 1e6 / (duration / 1000), 2),
+    duration_ms: round(duration, 1),
+    server_cpu_pct: round(server.percent(), 1),
+    client_cpu_pct: round(client.percent(), 1),
+    lagged_observers: 0,
+    incomplete_observers: incomplete,
+  };
+}
+
+export async function benchUwsFloor(p: Profile, result: TargetResult, budget: Budget): Promise<void> {
+  result.process = { host_pid: process.pid };
+  for (const n of p.observers) {
+    await phase(result, `throughput_${n}`, budget, async (c) => {
+      result.metrics.throughput[String(n)] = await floorFanout(n, n === 1 ? p.streamBytes : p.floodBytes, 60_000, c);
+    });
+  }
+  await phase(result, 'fanout_big', budget, async (c) => {
+    result.metrics.fanout_big = await floorFanout(p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c);
+  });
+}

@@ -1,0 +1,74 @@
+import { BindingError, type GoodbyeReason, type SessionHostCapabilities } from '@pty-ws/protocol';
+import type { A2aOperations } from '@pty-ws/a2a';
+import type { FrameLog, SessionControl } from '@pty-ws/ports';
+import type { EdgeMetrics, Tracer } from '@pty-ws/telemetry';
+import type { FrameLimits } from '../limits';
+import type { EdgeAudit } from '../audit/edge-audit';
+import type { Logger } from '../logger';
+import type { Conn } from './connection';
+import type { HubRegistry } from './hubs';
+import type { SessionHub } from './session-hub';
+
+export interface AttachDeps {
+  control: SessionControl;
+  /**
+   * GetTask, ListTasks, CancelTask and task lookups: the A2A core every binding shares, confined
+   * to the connection's session. Absent (harnesses without a task store): those verbs answer
+   * UNSUPPORTED_OPERATION.
+   */
+  a2a?: A2aOperations;
+  log: FrameLog;
+  hubs: HubRegistry;
+  logger: Logger;
+  edgeId: string;
+  /** What hello advertises; a function where it changes (cluster: the live agents' capabilities). */
+  sessionHost: SessionHostSource;
+  metrics?: EdgeMetrics;
+  /** Per-connection inbound budget; absent: unlimited (unit harnesses). */
+  frameLimits?: FrameLimits;
+  /**
+   * PTYWS_MAX_FRAME_BYTES: a larger message gets Error INVALID_REQUEST and close 1009. uWS's own
+   * limit is set above it (uwsPayloadLimit) so such messages reach this check; absent: unlimited.
+   */
+  maxFrameBytes?: number;
+  /** Where request spans go; default the process's global tracer provider (the edge service). */
+  tracer?: Tracer;
+  /** Attaches, role changes, input attribution, resizes; absent: not audited. */
+  audit?: EdgeAudit;
+}
+
+export type SessionHostSource = SessionHostCapabilities | (() => SessionHostCapabilities);
+
+export function currentSessionHost(source: SessionHostSource): SessionHostCapabilities {
+  return typeof source === 'function' ? source() : source;
+}
+
+/** What the parts of the binding (join flow, task verbs, PTY verbs) share with its owner. */
+export interface BindingContext {
+  readonly deps: AttachDeps;
+  /** The connection's logger (session, client and trace id on every line). */
+  log(conn: Conn): Logger;
+  /** binding_goodbye, then the close (binding §5.4). */
+  goodbye(conn: Conn, reason: GoodbyeReason, code: number, detail?: string): void;
+}
+
+export function hubOf(ctx: BindingContext, conn: Conn): SessionHub {
+  const hub = ctx.deps.hubs.get(conn.sessionId);
+  if (!hub) throw new BindingError('INTERNAL', 'session hub missing');
+  return hub;
+}
+
+/** Sends log entries in (afterSeq, toSeq] that this connection has not seen yet. */
+export async function sendLogRange(ctx: BindingContext, conn: Conn, afterSeq: number, toSeq: number): Promise<void> {
+  let from = Math.max(afterSeq, 0);
+  const hub = hubOf(ctx, conn);
+  // Usually the hub published these moments ago: send its serialized frames, skip the log.
+  if (hub.sendKept(conn, from, toSeq)) from = toSeq;
+  while (from < toSeq && conn.open) {
+    const entries = await ctx.deps.log.read(conn.sessionId, from, { toSeq, limit: 500 });
+    if (entries.length === 0) break;
+    for (const e of entries) hub.sendFrame(conn, hub.frameOf(e));
+    from = entries[entries.length - 1]!.seq;
+  }
+  if (conn.position < toSeq) conn.position = toSeq;
+}

@@ -1,0 +1,176 @@
+import { BindingError, CloseCode, resolveHostSelection, type ClientFrameOf, type PtyRole } from '@pty-ws/protocol';
+import type { JoinRequest, JoinResult, LogBounds, LogEntry } from '@pty-ws/ports';
+import { replayInRange } from '@pty-ws/ports';
+import { canControl } from '../auth';
+import { currentSessionHost, hubOf, sendLogRange, type BindingContext } from './binding-context';
+import { advance, type Conn } from './connection';
+import { sendError, sendKeyframe, sendRoleAssigned } from './frame-writer';
+import { checkSize } from './pty-verbs';
+
+/** A `replay_from` judged against the log's retained window, as of the request. */
+export interface ReplayVerdict {
+  bounds: LogBounds;
+  /** Set when the window no longer holds `replay_from`: the one REPLAY_OUT_OF_RANGE error. */
+  outOfRange?: BindingError;
+}
+
+/**
+ * The one replay-range check (binding §8.3) of join, join after close and SubscribeToTask;
+ * undefined when the request asks for no replay.
+ */
+export async function judgeReplay(
+  ctx: BindingContext,
+  conn: Conn,
+  replayFrom: number | null | undefined,
+): Promise<ReplayVerdict | undefined> {
+  if (replayFrom === undefined || replayFrom === null) return undefined;
+  ctx.deps.metrics?.replayRequested();
+  const bounds = await ctx.deps.log.bounds(conn.sessionId);
+  if (replayInRange(replayFrom, bounds)) return { bounds };
+  ctx.deps.metrics?.replayOutOfRange();
+  const outOfRange = new BindingError(
+    'REPLAY_OUT_OF_RANGE',
+    `replay_from ${replayFrom} is outside the retained window ${bounds.firstSeq - 1}..${bounds.lastSeq}`,
+    { first_retained_sequence: bounds.firstSeq, last_sequence: bounds.lastSeq },
+  );
+  return { bounds, outOfRange };
+}
+
+/**
+ * Joining, leaving and changing role (extension: roles, membership, join flush). Each ends with
+ * the connection caught up and live on the hub, or with it closed.
+ */
+export class JoinFlow {
+  constructor(private readonly ctx: BindingContext) {}
+
+  async join(conn: Conn, f: ClientFrameOf<'pty.join_session'>): Promise<void> {
+    if (conn.phase !== 'ready')
+      throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
+    if (conn.sessionClosed) return this.joinClosed(conn, f);
+    const { deps } = this.ctx;
+    const p = f.payload;
+    // Backend/class validated as a pair against what hello advertised (binding §5.1.1).
+    resolveHostSelection(currentSessionHost(deps.sessionHost), p.session_backend ?? p.backend, p.session_class);
+    const size =
+      p.terminal_size ?? (p.cols !== undefined && p.rows !== undefined ? { cols: p.cols, rows: p.rows } : undefined);
+    if (size) checkSize(size.cols, size.rows);
+    const requestedRole: PtyRole = p.role ?? (canControl(conn.principal) ? 'controller' : 'observer');
+    const hub = hubOf(this.ctx, conn);
+    // The replay window is judged, and read, as of the join request: the join's own frames may
+    // trigger a trim that would otherwise push a valid replay_from out of range.
+    const verdict = await judgeReplay(this.ctx, conn, f.replay_from);
+    let replay: LogEntry[] | undefined;
+    if (verdict && !verdict.outOfRange) {
+      replay = await deps.log.read(conn.sessionId, f.replay_from ?? 0, { toSeq: verdict.bounds.lastSeq });
+    }
+    const result = await this.controlJoin(conn, {
+      clientId: conn.clientId,
+      edgeId: deps.edgeId,
+      principalId: conn.principal.id,
+      canControl: canControl(conn.principal),
+      requestedRole,
+      ...(p.client_label !== undefined ? { label: p.client_label } : {}),
+      ...(size ? { size } : {}),
+    });
+    if (result === 'closed') return this.joinClosed(conn, f);
+    if (!advance(conn, 'joined')) {
+      // Closed meanwhile: the owner holds a member nobody will release otherwise.
+      void deps.control.leave(conn.sessionId, conn.clientId).catch(() => undefined);
+      return;
+    }
+    conn.role = result.grant.role;
+    if (p.client_label !== undefined) conn.label = p.client_label;
+    deps.audit?.attach(conn, result.grant, requestedRole);
+    hub.goOffline(conn, true);
+    sendRoleAssigned(conn, result.grant);
+
+    // Flush: replay (or just this join's MembershipChanged) up to the keyframe's anchor.
+    let from = result.membershipSeq - 1;
+    if (verdict?.outOfRange) sendBindingError(conn, verdict.outOfRange, f.id);
+    if (replay) {
+      for (const e of replay) hub.sendFrame(conn, hub.frameOf(e));
+      deps.metrics?.replayFramesServed(replay.length);
+      from = Math.max(conn.position, Math.min(from, f.replay_from ?? from));
+    }
+    await sendLogRange(this.ctx, conn, from, result.keyframe.anchorSeq);
+    sendKeyframe(conn, result.keyframe);
+    await hub.catchUp(conn);
+  }
+
+  /** The owner's join, or 'closed' when it refused because the session closed meanwhile. */
+  private async controlJoin(conn: Conn, req: JoinRequest): Promise<JoinResult | 'closed'> {
+    try {
+      return await this.ctx.deps.control.join(conn.sessionId, req);
+    } catch (err) {
+      if (err instanceof BindingError && err.code === 'INVALID_REQUEST' && (await this.logEndsClosed(conn))) {
+        return 'closed';
+      }
+      throw err;
+    }
+  }
+
+  private async logEndsClosed(conn: Conn): Promise<boolean> {
+    const { log } = this.ctx.deps;
+    const { lastSeq } = await log.bounds(conn.sessionId);
+    const [last] = await log.read(conn.sessionId, lastSeq - 1);
+    return last?.type === 'event' && last.payload['kind'] === 'Closed';
+  }
+
+  /**
+   * A join to a session that has closed but is still retained: there is nothing to join, but the
+   * log tells what happened. The connection gets what it would have received had it stayed: the
+   * frames after `replay_from` (REPLAY_OUT_OF_RANGE first when they are gone; without
+   * `replay_from`, the last frame alone), which end in `Closed`, then binding_goodbye
+   * session_closed like every connection at the close (extension: Close lifecycle).
+   */
+  private async joinClosed(conn: Conn, f: ClientFrameOf<'pty.join_session'>): Promise<void> {
+    clearTimeout(conn.closedJoinTimer); // the join ends the connection itself
+    const { deps } = this.ctx;
+    const hub = hubOf(this.ctx, conn);
+    const verdict = await judgeReplay(this.ctx, conn, f.replay_from);
+    const bounds = verdict?.bounds ?? (await deps.log.bounds(conn.sessionId));
+    let from = bounds.lastSeq - 1;
+    if (verdict?.outOfRange) sendBindingError(conn, verdict.outOfRange, f.id);
+    else if (verdict) from = f.replay_from ?? from;
+    const entries = await deps.log.read(conn.sessionId, from, { toSeq: bounds.lastSeq });
+    // Replaying, so the log frames pass the hub's filter; never a member.
+    if (!advance(conn, 'replaying')) return;
+    for (const e of entries) hub.sendFrame(conn, hub.frameOf(e));
+    deps.metrics?.replayFramesServed(entries.length);
+    this.ctx
+      .log(conn)
+      .info({ replay_from: f.replay_from ?? null, frames: entries.length }, 'join after close: replayed');
+    this.ctx.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+  }
+
+  async leave(conn: Conn): Promise<void> {
+    if (!advance(conn, 'leaving')) return;
+    await this.ctx.deps.control.leave(conn.sessionId, conn.clientId);
+    // Leaving still receives log frames until the goodbye: the socket stays subscribed and gets
+    // the final MembershipChanged through its topic, so the hub counts it in `lastSeq` and the
+    // goodbye carries its sequence.
+    this.ctx.goodbye(conn, 'other', CloseCode.NORMAL, 'left the session');
+  }
+
+  async setRole(conn: Conn, role: PtyRole, why: 'requested' | 'released'): Promise<void> {
+    if (role === 'controller' && !canControl(conn.principal)) {
+      throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control and cannot be a controller');
+    }
+    const { deps } = this.ctx;
+    const result = await deps.control.setRole(conn.sessionId, conn.clientId, role, canControl(conn.principal));
+    const from = conn.role;
+    conn.role = result.grant.role;
+    if (from !== conn.role) deps.audit?.roleChange(conn, from, conn.role, result.grant.reason ?? why);
+    const hub = hubOf(this.ctx, conn);
+    // RoleAssigned and the role-transition Keyframe go out before the MembershipChanged catches up.
+    hub.goOffline(conn, true);
+    sendRoleAssigned(conn, result.grant);
+    await sendLogRange(this.ctx, conn, conn.position, result.keyframe.anchorSeq);
+    sendKeyframe(conn, result.keyframe);
+    await hub.catchUp(conn);
+  }
+}
+
+function sendBindingError(conn: Conn, err: BindingError, requestId: string): void {
+  sendError(conn, err.code, err.message, requestId, err.data);
+}

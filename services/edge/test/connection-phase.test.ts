@@ -1,0 +1,75 @@
+import { advance, moveFeed, newConn, type ConnFeed, type ConnPhase } from '../src/ws/connection';
+
+/** The edge connection's phases only move forward, and the flags the hub reads follow them. */
+const conn = () =>
+  newConn({
+    clientId: 'c',
+    instanceId: 'i',
+    sessionId: 's',
+    principal: { id: 'p', scopes: new Set(['pty:control']) },
+    binary: false,
+    remoteAddress: '127.0.0.1',
+  });
+
+const flags = (c: ReturnType<typeof conn>) => ({
+  phase: c.phase,
+  open: c.open,
+  attached: c.attached,
+  member: c.member,
+});
+
+describe('connection phase', () => {
+  it('greeting → ready → joined → leaving → closed, with open/attached/member derived', () => {
+    const c = conn();
+    expect(flags(c)).toEqual({ phase: 'greeting', open: true, attached: false, member: false });
+    expect(advance(c, 'ready')).toBe(true);
+    expect(flags(c)).toEqual({ phase: 'ready', open: true, attached: false, member: false });
+    expect(advance(c, 'joined')).toBe(true);
+    expect(flags(c)).toEqual({ phase: 'joined', open: true, attached: true, member: true });
+    expect(advance(c, 'leaving')).toBe(true);
+    // Still receives the session's frames (the final MembershipChanged), no longer a member.
+    expect(flags(c)).toEqual({ phase: 'leaving', open: true, attached: true, member: false });
+    expect(advance(c, 'closed')).toBe(true);
+    expect(flags(c)).toEqual({ phase: 'closed', open: false, attached: false, member: false });
+  });
+
+  it('refuses every step back or sideways, changing nothing', () => {
+    const steps: Array<[ConnPhase[], ConnPhase]> = [
+      [['ready', 'joined'], 'ready'],
+      [['ready', 'joined'], 'replaying'],
+      [['ready', 'replaying'], 'joined'],
+      [['ready', 'joined', 'leaving'], 'joined'],
+      [['closed'], 'closed'],
+      [['closed'], 'ready'],
+      [[], 'joined'],
+    ];
+    for (const [path, to] of steps) {
+      const c = conn();
+      for (const p of path) expect(advance(c, p)).toBe(true);
+      const before = flags(c);
+      expect(advance(c, to)).toBe(false);
+      expect(flags(c)).toEqual(before);
+    }
+  });
+});
+
+describe('connection feed', () => {
+  it('moves behind → live → lagged → behind → live, and from lagged straight to live (a catch-up ends the lag)', () => {
+    const c = conn();
+    expect(c.feed).toBe('behind');
+    for (const to of ['live', 'lagged', 'behind', 'live', 'lagged', 'live', 'behind'] as ConnFeed[]) {
+      expect(moveFeed(c, to)).toBe(true);
+      expect(c.feed).toBe(to);
+    }
+  });
+
+  it('refuses a lag that was never live, and staying where it is', () => {
+    const c = conn();
+    expect(moveFeed(c, 'lagged')).toBe(false);
+    expect(moveFeed(c, 'behind')).toBe(false);
+    expect(c.feed).toBe('behind');
+    moveFeed(c, 'live');
+    expect(moveFeed(c, 'live')).toBe(false);
+    expect(c.feed).toBe('live');
+  });
+});

@@ -1,0 +1,271 @@
+import type { FrameLog, LogEntry, RetentionPolicy, TranscriptArchive } from '@pty-ws/ports';
+import { isSequenceConflict } from '@pty-ws/ports';
+import type { TranscriptArchiveMetrics } from '@pty-ws/telemetry';
+
+export interface ArchiverOptions {
+  /** A chunk is written once this many entries are waiting … */
+  chunkFrames: number;
+  /** … or this many bytes of output … */
+  chunkBytes: number;
+  /** … or this long after the oldest waiting entry was appended. */
+  flushMs: number;
+  logger: { warn(obj: object, msg: string): void };
+  /** Chunks and bytes written, failed writes, frames waiting (`ptyws_transcript_*`). */
+  metrics?: TranscriptArchiveMetrics;
+}
+
+/** Unwritten output past which a healthy archive asks for the PTY to pause, and where it resumes. */
+const BACKLOG_HIGH = 32 * 1024 * 1024;
+const BACKLOG_LOW = 8 * 1024 * 1024;
+
+export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics'> = {
+  chunkFrames: 512,
+  // Each chunk costs a handover to the compressor thread and ~10 file operations with two
+  // fdatasyncs (single-node), or one INSERT: at 256 KiB those were ~2 ms of event-loop time per MB
+  // of a full-speed stream. A 1 MiB chunk still decodes in a few ms for a range read.
+  chunkBytes: 1024 * 1024,
+  flushMs: 1000,
+};
+
+/** An archiver with the defaults, the configured overrides, and the agent's logger and metrics. */
+export function createArchiver(
+  sessionId: string,
+  archive: TranscriptArchive,
+  log: FrameLog,
+  config: {
+    archiver?: Partial<Omit<ArchiverOptions, 'logger' | 'metrics'>>;
+    logger: ArchiverOptions['logger'];
+    metrics?: TranscriptArchiveMetrics;
+  },
+): TranscriptArchiver {
+  return new TranscriptArchiver(sessionId, archive, log, {
+    ...DEFAULT_ARCHIVER_OPTIONS,
+    ...config.archiver,
+    logger: config.logger,
+    ...(config.metrics ? { metrics: config.metrics } : {}),
+  });
+}
+
+/** Estimated archived size of an event (its JSON) for the byte threshold. */
+const EVENT_BYTES = 256;
+
+/**
+ * Copies one session's log entries into its TranscriptArchive in compressed chunks, off the
+ * keystroke path: the sequencer hands over each entry once the log holds it (a push into an
+ * array), and chunks are written later, one at a time.
+ *
+ * The log may only evict what `archivedThrough` covers (the owner passes it to `trim`), so an
+ * entry is always in the log, the archive or both, however slow the archive is or how small the
+ * retention windows are. Anything the archive misses (entries logged by a previous owner that died
+ * before archiving them) is read back from the log, which still holds it for that reason.
+ */
+export class TranscriptArchiver {
+  private buffer: LogEntry[] = [];
+  private bufferedBytes = 0;
+  private through: number | undefined;
+  private readonly loaded: Promise<void>;
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private broken = false;
+  private closed = false;
+  /** Pushed entries being written right now (out of `buffer`, not archived yet). */
+  private inFlight = 0;
+  /** This archiver's share of `ptyws_transcript_archive_lag_frames`, as last reported. */
+  private reportedLag = 0;
+  /** Output bytes of the in-flight entries not written yet. */
+  private inFlightBytes = 0;
+  private behind = false;
+  /**
+   * Told when the unwritten backlog passes BACKLOG_HIGH bytes while the archive is healthy (true),
+   * and when it is back under BACKLOG_LOW, or the archive fails, or this archiver ends (false).
+   * The runtime pauses the PTY meanwhile: writing is slower than a flood can be read, and every
+   * unwritten entry also stays in the log. An unreachable archive does not pause sessions: there
+   * the log grows, as before.
+   */
+  onBacklog: (behind: boolean) => void = () => {};
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly archive: TranscriptArchive,
+    private readonly log: FrameLog,
+    private readonly opts: ArchiverOptions,
+  ) {
+    this.loaded = this.load();
+  }
+
+  /**
+   * The newest sequence the archive holds; entries above it must stay in the log. 0 until the
+   * archive has been asked; undefined when the archive cannot be continued (no guard then).
+   */
+  get archivedThrough(): number | undefined {
+    if (this.broken) return undefined;
+    return this.through ?? 0;
+  }
+  /** The retention policy, never evicting past what this archive holds yet. */
+  guard(policy: RetentionPolicy): RetentionPolicy {
+    const archivedThrough = this.archivedThrough;
+    return archivedThrough === undefined ? policy : { ...policy, archivedThrough };
+  }
+
+  /** Called by the sequencer for each entry the log accepted, in order. Never blocks. */
+  push(entry: LogEntry): void {
+    if (this.broken) return;
+    this.buffer.push(entry);
+    this.bufferedBytes += entry.type === 'output' ? entry.data.byteLength : EVENT_BYTES;
+    this.reportLag();
+    if (this.buffer.length >= this.opts.chunkFrames || this.bufferedBytes >= this.opts.chunkBytes) {
+      this.schedule(0);
+    } else {
+      this.schedule(this.opts.flushMs);
+    }
+  }
+
+  /** Archives everything the log holds beyond the archive (no live writer: closed sessions, sweeps). */
+  catchUp(): Promise<void> {
+    return this.runExclusive(() => this.flushAll(true));
+  }
+
+  /** Writes what is waiting; resolves once the archive holds every entry pushed so far. */
+  flush(): Promise<void> {
+    return this.runExclusive(() => this.flushAll(false));
+  }
+
+  /** Final flush (session closed or detached); later pushes are ignored. */
+  async close(): Promise<void> {
+    await this.flush().catch(() => undefined);
+    this.closed = true;
+    this.reportLag(); // what could not be written leaves with the archiver
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async load(): Promise<void> {
+    for (let delay = 200; ; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        this.through = (await this.archive.stats(this.sessionId)).lastSeq;
+        return;
+      } catch (err) {
+        this.warnOnce(err, 'transcript archive unreachable; frames stay in the replay log until it answers');
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    if (this.timer && delayMs > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(() => undefined);
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private runExclusive(step: () => Promise<void>): Promise<void> {
+    const next = (this.running ?? Promise.resolve()).then(step, step);
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  private async flushAll(toLogEnd: boolean): Promise<void> {
+    await this.loaded;
+    if (this.broken) return;
+    let through = this.through ?? 0;
+    const waiting = this.buffer.filter((e) => e.seq > through);
+    this.buffer = [];
+    this.bufferedBytes = 0;
+    this.inFlight = waiting.length;
+    this.inFlightBytes = payloadBytes(waiting);
+    this.reportLag();
+    try {
+      // Whatever lies between the archive's end and the first waiting entry comes from the log.
+      const upTo = waiting[0]
+        ? waiting[0].seq - 1
+        : toLogEnd
+          ? (await this.log.bounds(this.sessionId)).lastSeq
+          : through;
+      while (through < upTo) {
+        const missing = await this.log.read(this.sessionId, through, { toSeq: upTo, limit: this.opts.chunkFrames });
+        if (missing.length === 0) break;
+        await this.archive.append(this.sessionId, missing);
+        this.opts.metrics?.archiveChunkWritten(missing.length, payloadBytes(missing));
+        through = this.through = missing[missing.length - 1]!.seq;
+      }
+      for (let i = 0; i < waiting.length;) {
+        const chunk = this.takeChunk(waiting, i);
+        await this.archive.append(this.sessionId, chunk);
+        this.opts.metrics?.archiveChunkWritten(chunk.length, payloadBytes(chunk));
+        through = this.through = chunk[chunk.length - 1]!.seq;
+        i += chunk.length;
+        this.inFlight = waiting.length - i;
+        this.inFlightBytes -= payloadBytes(chunk);
+        this.reportLag();
+      }
+      this.failures = 0;
+    } catch (err) {
+      this.inFlight = 0;
+      this.inFlightBytes = 0;
+      this.opts.metrics?.archiveWriteFailed();
+      if (isSequenceConflict(err)) {
+        // The archive ends before the log begins (frames were evicted unarchived, e.g. by an
+        // older version): it cannot be continued gaplessly, so stop guarding the log for it.
+        this.broken = true;
+        this.reportLag();
+        this.opts.logger.warn(
+          { session_id: this.sessionId, err: (err as Error).message },
+          'transcript archive cannot continue this session; archiving stopped',
+        );
+        return;
+      }
+      // Keep what was not written, in order, ahead of anything pushed meanwhile; retry later.
+      this.buffer = [...waiting.filter((e) => e.seq > through), ...this.buffer];
+      this.bufferedBytes = this.buffer.reduce((n, e) => n + (e.type === 'output' ? e.data.byteLength : EVENT_BYTES), 0);
+      this.reportLag();
+      this.failures++;
+      this.warnOnce(err, 'transcript archive write failed; retrying (frames stay in the replay log)');
+      this.schedule(Math.min(this.opts.flushMs * 2 ** this.failures, 30_000));
+      throw err;
+    }
+  }
+
+  /** Reports the change of the frames this archiver holds unwritten (none once closed or broken). */
+  private reportLag(): void {
+    const lag = this.closed || this.broken ? 0 : this.buffer.length + this.inFlight;
+    if (lag !== this.reportedLag) this.opts.metrics?.archiveLag(lag - this.reportedLag);
+    this.reportedLag = lag;
+    const bytes = this.bufferedBytes + this.inFlightBytes;
+    const healthy = this.failures === 0 && !this.closed && !this.broken;
+    if (!this.behind && healthy && bytes > BACKLOG_HIGH) {
+      this.behind = true;
+      this.onBacklog(true);
+    } else if (this.behind && (!healthy || bytes <= BACKLOG_LOW)) {
+      this.behind = false;
+      this.onBacklog(false);
+    }
+  }
+
+  /** The longest run from `start` within the chunk thresholds (at least one entry). */
+  private takeChunk(entries: readonly LogEntry[], start: number): LogEntry[] {
+    let bytes = 0;
+    let end = start;
+    while (end < entries.length && end - start < this.opts.chunkFrames) {
+      const e = entries[end]!;
+      bytes += e.type === 'output' ? e.data.byteLength : EVENT_BYTES;
+      end++;
+      if (bytes >= this.opts.chunkBytes) break;
+    }
+    return entries.slice(start, end);
+  }
+
+  private warnOnce(err: unknown, msg: string): void {
+    if (this.failures > 1) return;
+    this.opts.logger.warn({ session_id: this.sessionId, err: (err as Error)?.message ?? String(err) }, msg);
+  }
+}
+
+/** What `ptyws_transcript_bytes_written_total` counts of a chunk: output bytes, events estimated. */
+function payloadBytes(entries: readonly LogEntry[]): number {
+  return entries.reduce((n, e) => n + (e.type === 'output' ? e.data.byteLength : EVENT_BYTES), 0);
+}

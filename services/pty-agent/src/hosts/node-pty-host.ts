@@ -1,0 +1,132 @@
+import { closeSync, constants as fsConstants, openSync } from 'node:fs';
+import * as pty from 'node-pty';
+import type { PtyExit, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
+import type { TerminalSize } from '@pty-ws/protocol';
+import { HeldOutput, LatchedEvent } from './held-events';
+
+/** After exit, the tty counts as drained once it has been silent this long. */
+const DRAIN_QUIET_MS = 50;
+/** Upper bound on waiting for a tty that keeps producing output after its process exited. */
+const DRAIN_SAFETY_MS = 5000;
+
+interface TtySocketInternals {
+  ptsName?: string;
+  _socket?: { destroy: (...args: unknown[]) => unknown };
+  _boundClose?: boolean;
+}
+
+/**
+ * Makes `onExit` come after the last byte of output. Two things lost the tail here (3–15 KB of
+ * `seq 1 60000`): the kernel hangs the master up as soon as the last slave fd closes, discarding
+ * unread output, and node-pty force-destroys the tty socket 200 ms after exit. So the agent holds
+ * its own slave fd open (the master then never sees the hangup), and when node-pty asks for the
+ * destroy we wait until the tty has been quiet for DRAIN_QUIET_MS, then close our slave fd and let
+ * the destroy — and with it node-pty's exit event — proceed.
+ */
+function drainBeforeExit(term: pty.IPty, lastDataAt: () => number): void {
+  const internals = term as unknown as TtySocketInternals;
+  const socket = internals._socket;
+  if (!socket || typeof socket.destroy !== 'function') return;
+  let slaveFd: number | undefined;
+  try {
+    const ptsName = internals.ptsName;
+    slaveFd = ptsName ? openSync(ptsName, fsConstants.O_RDWR | fsConstants.O_NOCTTY) : undefined;
+  } catch {
+    slaveFd = undefined; // still correct, only without the hangup protection
+  }
+  const releaseSlave = () => {
+    if (slaveFd === undefined) return;
+    try {
+      closeSync(slaveFd);
+    } catch {
+      /* already closed */
+    }
+    slaveFd = undefined;
+  };
+  const destroyNow = socket.destroy.bind(socket);
+  socket.destroy = (...args: unknown[]) => {
+    if (!internals._boundClose) {
+      releaseSlave();
+      return destroyNow(...args);
+    }
+    const deadline = Date.now() + DRAIN_SAFETY_MS;
+    const check = () => {
+      const now = Date.now();
+      if (now - lastDataAt() >= DRAIN_QUIET_MS || now >= deadline) {
+        releaseSlave();
+        destroyNow(...args);
+      } else {
+        setTimeout(check, DRAIN_QUIET_MS).unref();
+      }
+    };
+    check();
+    return socket;
+  };
+}
+
+/** Output and exit are held until the first listener attaches (HeldOutput, LatchedEvent). */
+class NodePtyProcess implements PtyProcess {
+  lastDataAt = Date.now();
+  private readonly data = new HeldOutput<Uint8Array>();
+  private readonly exit = new LatchedEvent<PtyExit>();
+
+  constructor(private readonly term: pty.IPty) {
+    // Spawned with encoding null: data arrives as Buffers of raw bytes.
+    term.onData((data) => {
+      this.lastDataAt = Date.now();
+      this.data.emit(data as unknown as Uint8Array);
+    });
+    term.onExit(({ exitCode, signal }) => {
+      this.exit.fire({ exitCode: signal ? null : exitCode, signal: signal ? signal : null });
+    });
+  }
+  get pid(): number {
+    return this.term.pid;
+  }
+  onData(listener: (data: Uint8Array) => void): void {
+    this.data.subscribe(listener);
+  }
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.exit.subscribe(listener);
+  }
+  write(data: Uint8Array): void {
+    this.term.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string);
+  }
+  resize(size: TerminalSize): void {
+    this.term.resize(size.cols, size.rows);
+  }
+  kill(signal?: string): void {
+    this.term.kill(signal);
+  }
+  paused = false;
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.term.pause();
+  }
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.term.resume();
+  }
+}
+
+/** The `native`/`direct` backend: the process runs straight under a node-pty PTY. */
+export class NodePtyHost implements PtyHost {
+  spawn(_sessionId: string, spec: SessionSpec): PtyProcess {
+    const [file, ...args] = spec.argv;
+    if (!file) throw new Error('argv is empty');
+    const term = pty.spawn(file, args, {
+      name: spec.env['TERM'] ?? 'xterm-256color',
+      cols: spec.size.cols,
+      rows: spec.size.rows,
+      cwd: spec.cwd,
+      env: spec.env,
+      encoding: null,
+    });
+    const proc = new NodePtyProcess(term);
+    // A paused reader is never quiet: what the tty holds must still be read before the destroy.
+    drainBeforeExit(term, () => (proc.paused ? Date.now() : proc.lastDataAt));
+    return proc;
+  }
+}

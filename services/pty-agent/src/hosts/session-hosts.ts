@@ -1,0 +1,43 @@
+import type { ManagedPtyHost, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
+import type { SessionHostCapabilities } from '@pty-ws/protocol';
+import { agentPaths, type AgentPaths } from '../agent-paths';
+import { NodePtyHost } from './node-pty-host';
+import { createScreenHost } from './screen-host';
+import { MULTIPLEXERS, sessionHostCapabilities, type ManagedBackend } from './session-host-capabilities';
+import { createTmuxHost } from './tmux-host';
+
+export interface SessionHostsOptions {
+  /** PTYWS_STATE_DIR */
+  stateDir: string;
+  agentId: string;
+  /** Installed multiplexer programs; default: what was found on PATH at agent start. */
+  multiplexers?: Partial<Record<ManagedBackend, string>>;
+}
+
+/**
+ * Every backend this agent hosts behind one PtyHost: native node-pty, plus tmux and screen when
+ * installed, each on sockets private to this agent id under the state directory.
+ */
+export class SessionHosts implements PtyHost {
+  readonly native = new NodePtyHost();
+  readonly managed: readonly ManagedPtyHost[];
+  readonly capabilities: SessionHostCapabilities;
+  readonly paths: AgentPaths;
+
+  constructor(opts: SessionHostsOptions) {
+    this.paths = agentPaths(opts.stateDir, opts.agentId);
+    const programs = opts.multiplexers ?? MULTIPLEXERS;
+    const managed: ManagedPtyHost[] = [];
+    if (programs.tmux) managed.push(createTmuxHost(programs.tmux, this.paths));
+    if (programs.screen) managed.push(createScreenHost(programs.screen, this.paths));
+    this.managed = managed;
+    this.capabilities = sessionHostCapabilities(managed.map((h) => h.backend as ManagedBackend));
+  }
+
+  spawn(sessionId: string, spec: SessionSpec): PtyProcess | Promise<PtyProcess> {
+    if (spec.backend === 'native') return this.native.spawn(sessionId, spec);
+    const host = this.managed.find((h) => h.backend === spec.backend);
+    if (!host) throw new Error(`backend '${spec.backend}' is not available on this agent`);
+    return host.spawn(sessionId, spec);
+  }
+}

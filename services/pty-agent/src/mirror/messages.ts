@@ -1,0 +1,14 @@
+/** What the agent and its terminal-mirror worker say to each other (one worker, many terminals). */
+export type ToMirror =
+  | { t: 'open'; id: number; cols: number; rows: number }
+  | { t: 'write'; id: number; data: Uint8Array }
+  | { t: 'resize'; id: number; cols: number; rows: number }
+  | { t: 'snapshot'; id: number; req: number }
+  | { t: 'close'; id: number };
+
+export type FromMirror =
+  | { t: 'snapshot'; req: number; snapshot: string; cols: number; rows: number }
+  | { t: 'snapshot-failed'; req: number; message: string }
+  | { t: 'parse-error'; id: number; message: string }
+  /** Bytes of this terminal's writes xterm has parsed since the last such report. */
+  | { t: 'parsed'; id: number; bytes: number };

@@ -1,0 +1,205 @@
+/**
+ * The headless terminal a session keeps for keyframes, preferably in a worker thread.
+ *
+ * Profile of one `cat` of 50 MB (npm start, --cpu-prof): xterm parsing every byte took ~30 % of the
+ * main thread, which also reads the PTY, sequences, fans out and writes the sockets. In a worker
+ * the parse runs on another core, behind the stream: Output never waits for it, only a snapshot
+ * does (it is answered once the worker has parsed what was written before it).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { TerminalState, type ScreenSnapshot } from '@pty-ws/terminal-state';
+import type { FromMirror, ToMirror } from './messages';
+
+/** What SessionRuntime needs of its mirror: TerminalState's API, in-thread or in the worker. */
+export interface TerminalMirror {
+  readonly cols: number;
+  readonly rows: number;
+  write(data: Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  snapshot(): Promise<ScreenSnapshot>;
+  dispose(): void;
+}
+
+export interface MirrorOptions {
+  /** `worker` when the compiled worker script exists; `main` always in-thread. */
+  thread: 'main' | 'worker';
+  cols: number;
+  rows: number;
+  onParseError?: (error: Error) => void;
+  /**
+   * The worker's mirror fell more than BACKLOG_HIGH bytes behind the writes (true), or caught up
+   * to BACKLOG_LOW (false): the caller pauses its source meanwhile, so the queue to the worker
+   * stays bounded (a `yes` flood outruns xterm's parse). Never called for an in-thread mirror,
+   * whose parse competes with the source on one thread.
+   */
+  onBacklog?: (behind: boolean) => void;
+}
+
+const BACKLOG_HIGH = 4 * 1024 * 1024;
+const WORKER_YOUNG_GENERATION_MB = 4;
+const BACKLOG_LOW = 1024 * 1024;
+
+/**
+ * In the worker when asked and its compiled script exists (always after `npm run build`), else
+ * in-thread. In-thread is the default (PTYWS_MIRROR_THREAD=main): under a `yes` flood the worker's
+ * own heap added ~150 MB of RSS (xterm's per-line garbage, collected late by its isolate), past the
+ * edge's flood bound in tests/security/slow-consumer-rss; the worker is for agents that stream
+ * more than they are short of memory.
+ */
+export function createTerminalMirror(opts: MirrorOptions): TerminalMirror {
+  const script = opts.thread === 'worker' ? workerScript() : undefined;
+  if (script) return pool(script).open(opts);
+  return new TerminalState(opts);
+}
+
+function workerScript(): string | undefined {
+  // Compiled: next to this file. Under ts-jest this file is the .ts source: use the build's.
+  const candidates = [
+    join(__dirname, 'mirror-worker.js'),
+    join(__dirname, '..', '..', 'dist', 'mirror', 'mirror-worker.js'),
+  ];
+  return candidates.find((p) => existsSync(p));
+}
+
+let shared: MirrorPool | undefined;
+function pool(script: string): MirrorPool {
+  if (!shared || shared.dead) shared = new MirrorPool(script);
+  return shared;
+}
+
+/** One worker for every terminal of the process; requests are answered in posting order. */
+class MirrorPool {
+  dead = false;
+  private readonly worker: Worker;
+  private nextId = 0;
+  private nextReq = 0;
+  private readonly snapshots = new Map<number, { resolve: (s: ScreenSnapshot) => void; reject: (e: Error) => void }>();
+  private readonly parseErrors = new Map<number, (e: Error) => void>();
+  private readonly terminals = new Map<number, RemoteTerminal>();
+
+  constructor(script: string) {
+    // A small young generation: a flood makes the parser allocate fast, and V8 would otherwise
+    // grow this isolate's new space to tens of MB of RSS on top of the main thread's (the edge's
+    // RSS bound under a flood, tests/security/slow-consumer-rss). Old space keeps its default.
+    this.worker = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    this.worker.unref(); // sessions keep the process alive, not their mirror
+    this.worker.on('message', (m: FromMirror) => this.onMessage(m));
+    const fail = (err: Error): void => {
+      this.dead = true;
+      for (const p of this.snapshots.values()) p.reject(err);
+      this.snapshots.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`terminal mirror worker exited (${code})`)));
+  }
+
+  open(opts: MirrorOptions): TerminalMirror {
+    const id = ++this.nextId;
+    if (opts.onParseError) this.parseErrors.set(id, opts.onParseError);
+    this.post({ t: 'open', id, cols: opts.cols, rows: opts.rows });
+    const term = new RemoteTerminal(this, id, opts.cols, opts.rows, opts.onBacklog);
+    this.terminals.set(id, term);
+    return term;
+  }
+
+  post(m: ToMirror, transfer: ArrayBuffer[] = []): void {
+    if (!this.dead) this.worker.postMessage(m, transfer);
+  }
+
+  snapshot(id: number): Promise<ScreenSnapshot> {
+    if (this.dead) return Promise.reject(new Error('terminal mirror worker is gone'));
+    const req = ++this.nextReq;
+    return new Promise((resolve, reject) => {
+      this.snapshots.set(req, { resolve, reject });
+      this.post({ t: 'snapshot', id, req });
+    });
+  }
+
+  close(id: number): void {
+    this.parseErrors.delete(id);
+    this.terminals.delete(id);
+    this.post({ t: 'close', id });
+    // The last terminal gone: end the worker (the next session starts a new one), so an idle
+    // agent holds no thread and nothing outlives the sessions (a test runner waits for it).
+    if (this.terminals.size === 0) {
+      this.dead = true;
+      void this.worker.terminate();
+    }
+  }
+
+  private onMessage(m: FromMirror): void {
+    if (m.t === 'parse-error') return this.parseErrors.get(m.id)?.(new Error(m.message));
+    if (m.t === 'parsed') return this.terminals.get(m.id)?.parsed(m.bytes);
+    const p = this.snapshots.get(m.req);
+    if (!p) return;
+    this.snapshots.delete(m.req);
+    if (m.t === 'snapshot') p.resolve({ snapshot: m.snapshot, cols: m.cols, rows: m.rows });
+    else p.reject(new Error(m.message));
+  }
+}
+
+class RemoteTerminal implements TerminalMirror {
+  private disposed = false;
+  /** Bytes written and not yet parsed by the worker. */
+  private backlog = 0;
+  private behind = false;
+
+  constructor(
+    private readonly pool: MirrorPool,
+    private readonly id: number,
+    private queuedCols: number,
+    private queuedRows: number,
+    private readonly onBacklog: (behind: boolean) => void = () => {},
+  ) {}
+
+  /** The worker reports what it parsed: resume the source once it has nearly caught up. */
+  parsed(bytes: number): void {
+    this.backlog -= bytes;
+    if (this.behind && this.backlog <= BACKLOG_LOW) {
+      this.behind = false;
+      this.onBacklog(false);
+    }
+  }
+
+  get cols(): number {
+    return this.queuedCols;
+  }
+
+  get rows(): number {
+    return this.queuedRows;
+  }
+
+  write(data: Uint8Array): void {
+    if (this.disposed || data.length === 0) return;
+    // One tight copy, handed over: cloning the view would copy its whole backing buffer (a PTY
+    // read's is 64 KiB), and the log entry keeps the original.
+    const copy = new Uint8Array(data);
+    this.pool.post({ t: 'write', id: this.id, data: copy }, [copy.buffer]);
+    this.backlog += copy.length;
+    if (!this.behind && this.backlog > BACKLOG_HIGH) {
+      this.behind = true;
+      this.onBacklog(true);
+    }
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.disposed) return;
+    this.queuedCols = cols;
+    this.queuedRows = rows;
+    this.pool.post({ t: 'resize', id: this.id, cols, rows });
+  }
+
+  snapshot(): Promise<ScreenSnapshot> {
+    if (this.disposed) return Promise.reject(new Error('terminal mirror is disposed'));
+    return this.pool.snapshot(this.id);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pool.close(this.id);
+    if (this.behind) this.onBacklog(false);
+  }
+}

@@ -1,0 +1,179 @@
+import type { TerminalSize } from '@pty-ws/protocol';
+import type { Clock, FrameLog, Keyframe, PtyProcess, RetentionPolicy, TranscriptArchive } from '@pty-ws/ports';
+import type { AgentMetrics } from '@pty-ws/telemetry';
+import { createTerminalMirror, type TerminalMirror } from '../mirror/terminal-mirror';
+import { createArchiver, type ArchiverOptions, type TranscriptArchiver } from '../archive/transcript-archiver';
+import { Keyframes } from './keyframes';
+import { OutputCoalescer } from './output-coalescer';
+import { Sequencer } from './sequencer';
+
+/** The output path's settings: the agent's, the same for every session (part of RuntimeOptions). */
+export interface OutputSettings {
+  keyframeIntervalMs: number;
+  keyframeIntervalFrames: number;
+  outputCoalesceMs: number;
+  outputFrameBytes: number;
+  /** PTYWS_MIRROR_THREAD: the headless terminal in the event loop (default) or the agent's mirror worker. */
+  mirrorThread?: 'main' | 'worker';
+  log: FrameLog;
+  retention: RetentionPolicy;
+  logger: { warn(obj: object, msg: string): void };
+  metrics?: AgentMetrics;
+  /** Where frames go before the log may evict them; without one the log is the only history. */
+  archive?: TranscriptArchive;
+  archiver?: Omit<ArchiverOptions, 'logger'>;
+}
+
+export interface SessionOutputOptions extends OutputSettings {
+  sessionId: string;
+  /** The PTY whose reading is paused while the mirror or the archive is far behind. */
+  proc: Pick<PtyProcess, 'pause' | 'resume'>;
+  /** The log's last sequence when the runtime starts. */
+  lastSeq: number;
+  size: TerminalSize;
+  /** The session's lifecycle: cadence keyframes are made while it runs. */
+  lifecycle: () => 'running' | 'closing' | 'closed';
+  /** The log refused this session's frames for good: the session must end. */
+  onLogFailure: () => void;
+  /** Entry timestamps, the keyframe cadence, trim pacing. */
+  clock: Clock;
+}
+
+/**
+ * One session's output path, PTY to log: the coalescer that merges PTY reads into frames, the
+ * headless terminal that mirrors them for keyframes, the sequencer that makes each a log entry,
+ * the keyframe cadence, retention applied as the log grows, and the transcript archive. The
+ * runtime owns the lifecycle and membership and hands output and resizes here.
+ */
+export class SessionOutput {
+  readonly sequencer: Sequencer;
+  /** Copies the log into the transcript archive in chunks; undefined without an archive. */
+  readonly archiver: TranscriptArchiver | undefined;
+  private readonly screen: TerminalMirror;
+  private readonly keyframes: Keyframes;
+  private readonly coalescer: OutputCoalescer;
+  /** What asked for the PTY's output to wait (the mirror or the archive far behind the stream). */
+  private readonly slowedBy = new Set<'mirror' | 'archive'>();
+  private lastTrimAt = 0;
+
+  constructor(private readonly opts: SessionOutputOptions) {
+    const { sessionId } = opts;
+    this.screen = createTerminalMirror({
+      thread: opts.mirrorThread ?? 'main',
+      cols: opts.size.cols,
+      rows: opts.size.rows,
+      // The mirror parses behind the stream; far behind (a `yes` flood), the PTY waits for it,
+      // so the queue to it (memory) stays bounded. Output already read is never held.
+      onBacklog: (behind) => this.slowDown('mirror', behind),
+    });
+    this.archiver = opts.archive ? createArchiver(sessionId, opts.archive, opts.log, opts) : undefined;
+    if (this.archiver) this.archiver.onBacklog = (behind) => this.slowDown('archive', behind);
+    this.sequencer = new Sequencer({
+      sessionId,
+      log: opts.log,
+      lastSeq: opts.lastSeq,
+      clock: opts.clock,
+      onFailure: (err) => {
+        // The log cannot take this session's frames any more: stop it rather than let it run on
+        // with output nobody can see or replay.
+        opts.logger.warn(
+          { session_id: sessionId, err: err.message },
+          'frame log append failed for good: closing the session',
+        );
+        opts.onLogFailure();
+      },
+      afterAppend: (entry) => {
+        this.archiver?.push(entry);
+        this.maybeTrim();
+      },
+      onRetry: (err) =>
+        opts.logger.warn({ session_id: sessionId, err: err.message }, 'frame log append failed: retrying'),
+    });
+    // Before any output can arrive (a host may hand over held output as soon as onData is set).
+    this.keyframes = new Keyframes({
+      screen: this.screen,
+      sequencer: this.sequencer,
+      lastSeq: opts.lastSeq,
+      intervalMs: opts.keyframeIntervalMs,
+      intervalFrames: opts.keyframeIntervalFrames,
+      lifecycle: opts.lifecycle,
+      clock: opts.clock,
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    });
+    this.coalescer = new OutputCoalescer(opts.outputCoalesceMs, opts.outputFrameBytes, (data) => this.emit(data));
+  }
+
+  /** Output read from the PTY. */
+  push(data: Uint8Array): void {
+    this.coalescer.push(data);
+  }
+
+  /** Sequences what the coalescer holds now (before a Resize, a resync, or `Closed`). */
+  flush(): void {
+    this.coalescer.flush();
+  }
+
+  private emit(data: Uint8Array): void {
+    // Feed the mirror first, then sequence: a keyframe anchored at N always contains output N.
+    this.screen.write(data);
+    this.keyframes.outputLogged(this.sequencer.output('stdout', data));
+  }
+
+  /** The PTY took a new geometry: output already read is sequenced first, then the Resize frame. */
+  resized(size: TerminalSize): void {
+    // Output already read belongs to the old geometry: sequence it before the Resize frame.
+    this.coalescer.flush();
+    this.screen.resize(size.cols, size.rows);
+    this.keyframes.screenChanged(
+      this.sequencer.event('pty.session_frame', { kind: 'Resize', cols: size.cols, rows: size.rows }),
+    );
+  }
+
+  /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
+  keyframe(): Promise<Keyframe> {
+    return this.keyframes.onDemand();
+  }
+
+  /** Logs a Keyframe now (after re-attaching to a managed session), so every client's screen resyncs. */
+  resync(): void {
+    this.coalescer.flush(); // the repaint may still sit in the coalescer
+    this.keyframes.resync();
+  }
+
+  /** The configured windows, never past what the transcript archive already holds. */
+  retention(): RetentionPolicy {
+    return this.archiver ? this.archiver.guard(this.opts.retention) : this.opts.retention;
+  }
+
+  /**
+   * The output path's part of the runtime's teardown, once nothing more will be sequenced: the
+   * cadence stops, the log gets everything, the mirror is let go of. `archived` is the archive's
+   * last chunk, kept apart because a slow archive must not hold up `Closed` (the log keeps what
+   * the archive has not taken).
+   */
+  async close(): Promise<{ archived: Promise<void> | undefined }> {
+    this.keyframes.dispose();
+    await this.sequencer.flushed();
+    const archived = this.archiver?.close();
+    this.screen.dispose();
+    return { archived };
+  }
+
+  /** Pauses reading the PTY while anything behind the stream is far behind, so memory stays bounded. */
+  private slowDown(reason: 'mirror' | 'archive', on: boolean): void {
+    const before = this.slowedBy.size > 0;
+    if (on) this.slowedBy.add(reason);
+    else this.slowedBy.delete(reason);
+    const after = this.slowedBy.size > 0;
+    if (after && !before) this.opts.proc.pause?.();
+    else if (!after && before) this.opts.proc.resume?.();
+  }
+
+  /** Retention is applied as the log grows (at most 4×/s), so replay windows are exact, not janitor-late. */
+  private maybeTrim(): void {
+    const now = this.opts.clock.now();
+    if (now - this.lastTrimAt < 250) return;
+    this.lastTrimAt = now;
+    void this.opts.log.trim(this.opts.sessionId, this.retention(), now).catch(() => undefined);
+  }
+}

@@ -1,0 +1,326 @@
+import { BindingError, type ClosedReason, type PtyRole, type TerminalSize } from '@pty-ws/protocol';
+import type {
+  JoinRequest,
+  JoinResult,
+  Keyframe,
+  MembershipStore,
+  PtyProcess,
+  RetentionPolicy,
+  RoleChangeResult,
+  SessionRecord,
+} from '@pty-ws/ports';
+import { PtyFailure, isManagedPtyProcess, systemClock, type Clock } from '@pty-ws/ports';
+import type { TranscriptArchiver } from '../archive/transcript-archiver';
+import { Membership, type Caps } from './membership';
+import type { Sequencer } from './sequencer';
+import { SessionOutput, type OutputSettings } from './session-output';
+
+export interface RuntimeOptions extends OutputSettings {
+  caps: Caps;
+  membershipStore: MembershipStore;
+  logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** Timestamps, the keyframe cadence, the kill's SIGKILL fallback; default the system's. */
+  clock?: Clock;
+}
+
+type Lifecycle = 'running' | 'closing' | 'closed';
+
+/** One way only: running → closing (the process ended, or the agent lets go of it) → closed. */
+const NEXT: Readonly<Record<Lifecycle, Lifecycle | undefined>> = {
+  running: 'closing',
+  closing: 'closed',
+  closed: undefined,
+};
+
+/**
+ * One live session on its owner agent: the PTY, its output path (session-output.ts: mirror,
+ * keyframes, the sequencer that makes every shared frame a log entry), and the membership.
+ * Lifecycle is one-way: running → closing (process gone, draining) → closed (`Closed` logged).
+ */
+export class SessionRuntime {
+  private readonly membership: Membership;
+  private readonly output: SessionOutput;
+  private state: Lifecycle = 'running';
+  private size: TerminalSize;
+  /** MembershipChanged requested in this turn of the event loop: one frame answers them all. */
+  private membershipBatch: { seq: Promise<number>; log: () => void } | undefined;
+  private killedBy: ClosedReason | undefined;
+  private readonly closedWaiters: Array<() => void> = [];
+  private readonly clock: Clock;
+  onClosed: (exitCode: number | null, reason: ClosedReason) => void = () => {};
+
+  constructor(
+    readonly record: SessionRecord,
+    private readonly proc: PtyProcess,
+    lastSeq: number,
+    private readonly opts: RuntimeOptions,
+  ) {
+    this.clock = opts.clock ?? systemClock;
+    this.size = { ...record.spec.size };
+    this.membership = new Membership(opts.caps);
+    this.output = new SessionOutput({
+      ...opts,
+      sessionId: record.sessionId,
+      proc,
+      lastSeq,
+      size: this.size,
+      lifecycle: () => this.state,
+      clock: this.clock,
+      onLogFailure: () => void this.kill('error'),
+    });
+    proc.onData((data) => {
+      if (this.state === 'closed') return;
+      this.output.push(data);
+    });
+    proc.onExit(({ exitCode }) => this.finish(exitCode, this.killedBy ?? 'normal'));
+  }
+
+  /** Every shared frame of this session becomes a log entry through it (tasks log theirs too). */
+  get sequencer(): Sequencer {
+    return this.output.sequencer;
+  }
+
+  /** Copies the log into the transcript archive in chunks; undefined without an archive. */
+  get archiver(): TranscriptArchiver | undefined {
+    return this.output.archiver;
+  }
+
+  get sessionId(): string {
+    return this.record.sessionId;
+  }
+
+  get running(): boolean {
+    return this.state === 'running';
+  }
+
+  get lifecycle(): Lifecycle {
+    return this.state;
+  }
+
+  /** The one way the state changes; false (nothing changed) when `to` does not come next. */
+  private advance(to: Lifecycle): boolean {
+    if (NEXT[this.state] !== to) return false;
+    this.state = to;
+    return true;
+  }
+
+  /** The configured windows, never past what the transcript archive already holds. */
+  retention(): RetentionPolicy {
+    return this.output.retention();
+  }
+
+  /** Live member counts, for the sessions API. */
+  memberCounts(): { controllers: number; observers: number } {
+    const snap = this.membership.snapshot();
+    return { controllers: snap.controllers.length, observers: snap.observers.length };
+  }
+
+  /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
+  keyframe(): Promise<Keyframe> {
+    return this.output.keyframe();
+  }
+
+  // ---- membership ---------------------------------------------------------------------------
+
+  async join(req: JoinRequest): Promise<JoinResult> {
+    this.assertRunning();
+    if (this.membership.has(req.clientId)) {
+      throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
+    }
+    const grant = this.membership.join(
+      {
+        clientId: req.clientId,
+        edgeId: req.edgeId,
+        principalId: req.principalId,
+        joinedAt: this.clock.now(),
+        ...(req.label !== undefined ? { label: req.label } : {}),
+      },
+      req.requestedRole,
+      req.canControl,
+    );
+    // Geometry only matters on the first controller's join (extension: join payload).
+    if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId) && !this.sameSize(req.size)) {
+      this.applyResize(req.size);
+    }
+    const membershipSeq = await this.logMembership();
+    const keyframe = await this.keyframe();
+    await this.sequencer.flushed();
+    return { grant, membershipSeq, keyframe };
+  }
+
+  async leave(clientId: string): Promise<void> {
+    if (!this.membership.remove(clientId)) return;
+    if (this.state === 'closed') return;
+    await this.logMembership();
+    await this.sequencer.flushed();
+  }
+
+  async setRole(clientId: string, role: PtyRole, canControl: boolean): Promise<RoleChangeResult> {
+    this.assertRunning();
+    const { grant, changed } = this.membership.setRole(clientId, role, canControl);
+    const membershipSeq = changed ? await this.logMembership() : undefined;
+    const keyframe = await this.keyframe();
+    await this.sequencer.flushed();
+    return membershipSeq !== undefined ? { grant, membershipSeq, keyframe } : { grant, keyframe };
+  }
+
+  releaseEdge(edgeId: string): void {
+    if (this.membership.removeEdge(edgeId) > 0 && this.state !== 'closed') void this.logMembership();
+  }
+
+  roleOf(clientId: string): PtyRole | undefined {
+    return this.membership.roleOf(clientId);
+  }
+
+  /**
+   * The MembershipChanged for a join, leave or role change: resolves to its sequence. Changes in
+   * the same turn of the event loop share one frame, logged once they are all applied (setImmediate),
+   * so it holds every one of them. An attach storm then costs one full member list per batch, not
+   * one per join sent to every member. Each joiner still gets it after its RoleAssigned and before
+   * its Keyframe: the keyframe is taken after this resolves.
+   */
+  private logMembership(): Promise<number> {
+    if (this.membershipBatch) return this.membershipBatch.seq;
+    let resolve!: (seq: number) => void;
+    const seq = new Promise<number>((r) => (resolve = r));
+    const batch = {
+      seq,
+      log: () => {
+        if (this.membershipBatch !== batch) return;
+        this.membershipBatch = undefined;
+        const snap = this.membership.snapshot();
+        void this.opts.membershipStore.save(this.sessionId, this.membership.all()).catch(() => undefined);
+        resolve(this.sequencer.event('pty.session_frame', { kind: 'MembershipChanged', ...snap }));
+      },
+    };
+    this.membershipBatch = batch;
+    setImmediate(batch.log);
+    return seq;
+  }
+
+  /** Logs a pending MembershipChanged now: before `Closed`, nothing may follow it. */
+  private flushMembership(): void {
+    this.membershipBatch?.log();
+  }
+
+  private isOnlyController(clientId: string): boolean {
+    return this.membership.all().every((m) => m.role !== 'controller' || m.clientId === clientId);
+  }
+
+  // ---- input and resize ---------------------------------------------------------------------
+
+  input(clientId: string, data: Uint8Array): void {
+    this.assertRunning();
+    this.assertController(clientId, 'send input');
+    try {
+      this.proc.write(data);
+    } catch (err) {
+      throw new PtyFailure('PTY_WRITE_FAILED', `write to the PTY failed: ${(err as Error).message}`);
+    }
+  }
+
+  async resize(clientId: string, size: TerminalSize): Promise<void> {
+    this.assertRunning();
+    this.assertController(clientId, 'resize');
+    this.applyResize(size);
+    await this.sequencer.flushed();
+  }
+
+  private applyResize(size: TerminalSize): void {
+    try {
+      this.proc.resize(size);
+    } catch (err) {
+      throw new PtyFailure('PTY_RESIZE_FAILED', `resize failed: ${(err as Error).message}`);
+    }
+    this.size = { ...size };
+    this.output.resized(size);
+  }
+
+  private sameSize(size: TerminalSize): boolean {
+    return size.cols === this.size.cols && size.rows === this.size.rows;
+  }
+
+  private assertController(clientId: string, what: string): void {
+    const role = this.membership.roleOf(clientId);
+    if (role === undefined) throw new BindingError('INVALID_REQUEST', `join the session before you ${what}`);
+    if (role !== 'controller') throw new BindingError('PERMISSION_DENIED', `observers cannot ${what}`);
+  }
+
+  private assertRunning(): void {
+    if (this.state !== 'running') throw new BindingError('INVALID_REQUEST', 'the session has closed');
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  /** Terminates the process; `Closed` follows with the given reason once its output is drained. */
+  kill(reason: ClosedReason = 'killed'): Promise<void> {
+    if (this.state !== 'running') return this.whenClosed();
+    this.killedBy = reason;
+    try {
+      this.proc.kill('SIGHUP');
+    } catch {
+      /* already gone */
+    }
+    this.clock
+      .setTimeout(() => {
+        try {
+          this.proc.kill('SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 3000)
+      .unref();
+    return this.whenClosed();
+  }
+
+  /** Logs a Keyframe now (after re-attaching to a managed session), so every client's screen resyncs. */
+  resync(): void {
+    if (this.state !== 'running') return;
+    this.output.resync();
+  }
+
+  /**
+   * Lets go of a managed session without ending it (agent restart): pending output is logged but
+   * no `Closed`, since the program keeps running in its multiplexer for the next agent to re-attach.
+   * Returns false for a native session, which cannot outlive its agent.
+   */
+  async detach(): Promise<boolean> {
+    if (this.state !== 'running' || !isManagedPtyProcess(this.proc)) return false;
+    // Closing from here on: no join, input or resize while the client lets go, and an exit the
+    // detach causes cannot log `Closed`.
+    this.advance('closing');
+    await this.proc.detach();
+    await this.teardown(undefined);
+    return true;
+  }
+
+  whenClosed(): Promise<void> {
+    if (this.state === 'closed') return Promise.resolve();
+    return new Promise((resolve) => this.closedWaiters.push(resolve));
+  }
+
+  /** The process ended (or was killed): the session closes with `Closed`. */
+  private finish(exitCode: number | null, reason: ClosedReason): void {
+    if (!this.advance('closing')) return;
+    void this.teardown({ exitCode, reason });
+  }
+
+  /**
+   * The one teardown, from `closing`, for a session that ended (`end`: `Closed` is logged, and
+   * onClosed told) and for one the agent only lets go of (detach: no `Closed`, the program keeps
+   * running for the next agent). Pending output and membership are logged first, so nothing
+   * follows `Closed`. Waiters are released once the log has everything; the returned promise
+   * also waits for the archive's last chunk.
+   */
+  private async teardown(end: { exitCode: number | null; reason: ClosedReason } | undefined): Promise<void> {
+    this.output.flush();
+    this.flushMembership();
+    if (end) this.sequencer.event('pty.session_frame', { kind: 'Closed', exit_code: end.exitCode, reason: end.reason });
+    this.advance('closed');
+    // A slow archive must not hold up Closed: the log keeps what the archive has not taken.
+    const { archived } = await this.output.close();
+    if (end) this.onClosed(end.exitCode, end.reason);
+    for (const w of this.closedWaiters.splice(0)) w();
+    await archived;
+  }
+}

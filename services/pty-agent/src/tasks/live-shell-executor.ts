@@ -1,0 +1,322 @@
+import type { PtyProcess } from '@pty-ws/ports';
+import { foregroundJobOf } from '../shell/foreground';
+import { ShellMarkParser, type ShellMark } from '../shell/shell-marks';
+import type { CommandResult, RunningCommand, TaskExecutor } from './task-executor';
+
+export interface LiveShellOptions {
+  /** A typed command is interrupted (Ctrl-C) and the task FAILED after this long. */
+  timeoutMs: number;
+  /** Output kept as the task's artifact; the head is dropped first. */
+  outputLimit: number;
+  /** How long a task waits for the shell's prompt; past it a never-marked shell counts as not set up. */
+  readyWaitMs?: number;
+  /**
+   * The shell runs inside a multiplexer (tmux, screen): its redraws lag the marks by as long as
+   * the multiplexer waits to be scheduled, so the output must be quiet for longer.
+   */
+  multiplexed?: boolean;
+}
+
+const DEFAULT_READY_WAIT_MS = 10_000;
+/** After Ctrl-C (cancel, timeout) the shell gets this long to report the command's end. */
+const INTERRUPT_GRACE_MS = 3000;
+const INTERRUPT_REPEAT_MS = 300;
+/**
+ * After the D mark the command's last output may still be on its way: a multiplexer sends the
+ * marks (passthrough) at once but draws text at its next redraw, so C, D and A can all arrive
+ * before the command's output is drawn. Done once the next prompt's A mark is in, text has come
+ * after it (the redraw that carries the output and the prompt) and the output has been quiet
+ * this long — or at the cap (a shell with an empty prompt draws nothing after A).
+ */
+const TAIL_QUIET_MS = 40;
+const MULTIPLEXED_TAIL_QUIET_MS = 150;
+const TAIL_MAX_MS = 1000;
+/**
+ * A multiplexer that is slow to be scheduled (a loaded host) may draw the output more than a
+ * second after the marks; the cap is only reached when no prompt text is ever drawn, so waiting
+ * longer costs nothing when the redraw comes.
+ */
+const MULTIPLEXED_TAIL_MAX_MS = 4000;
+const CTRL_C = Uint8Array.of(0x03);
+const CR = Uint8Array.of(0x0d);
+/**
+ * Clears whatever a person had half-typed at the prompt, so it is not prefixed to the task:
+ * readline's Ctrl-A Ctrl-K (Ctrl-U would ring the bell on an empty line), the terminal's own
+ * line-kill character (Ctrl-U) for shells that read through the tty's line editing, zle's Ctrl-U.
+ */
+const CLEAR_LINE = {
+  bash: Uint8Array.of(0x01, 0x0b),
+  // zle: Ctrl-U is kill-whole-line in the emacs keymap, kill to line start in vi insert mode.
+  zsh: Uint8Array.of(0x15),
+  posix: Uint8Array.of(0x15),
+} as const;
+
+export type LiveShellKind = keyof typeof CLEAR_LINE;
+
+const ESCAPES =
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOc]/g;
+
+/** The visible text of terminal output: escape sequences removed, line ends normalized. */
+export function terminalText(raw: string): string {
+  return raw.replace(ESCAPES, '').replace(/\r+\n/g, '\n').replace(/\r/g, '');
+}
+
+function hasVisibleText(chunk: Buffer): boolean {
+  return terminalText(chunk.toString('latin1')).trim().length > 0;
+}
+
+type ShellState = 'unknown' | 'prompt' | 'busy';
+
+interface Typed {
+  /** Output from typing the line up to the D mark. */
+  chunks: Buffer[];
+  /** Index into chunks where the C mark came; undefined when the shell reports none. */
+  startAt: number | undefined;
+  /** The D mark's status once it came; output after it goes to `tail`. */
+  ended: { exitCode: number | null } | undefined;
+  tail: Buffer[];
+  /** Text arrived after the A mark that followed D: the next prompt is being drawn. */
+  promptDrawn: boolean;
+  lastDataAt: number;
+  /** The D mark: the command ended; completion follows once its output has settled. */
+  end(exitCode: number | null): void;
+  /** Completes the task now (settled, interrupted without an answer, or the session closed). */
+  done(exitCode: number | null): void;
+}
+
+/**
+ * Runs a task by typing it into the session's interactive shell, so every observer sees it run.
+ * Completion and exit status come from the agent-installed shell integration (OSC 133 `D;<exit>`
+ * then `A` at the next prompt). One command at a time: later tasks wait for the prompt. A shell
+ * that never produced a mark (not set up by the agent, or an integration its rc files undid)
+ * falls back to the process executor. Cancel and timeout send Ctrl-C, which leaves the shell usable.
+ */
+export class LiveShellExecutor implements TaskExecutor {
+  private readonly parser = new ShellMarkParser();
+  private readonly integrated: boolean;
+  private state: ShellState = 'unknown';
+  private marked = false;
+  private closed = false;
+  private readonly startedAt = Date.now();
+  private typed: Typed | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly wakers = new Set<() => void>();
+
+  constructor(
+    private readonly proc: PtyProcess,
+    /** The shell the agent set up, or undefined when it set up none (tasks then fall back). */
+    private readonly shell: LiveShellKind | undefined,
+    private readonly fallback: TaskExecutor,
+    private readonly opts: LiveShellOptions,
+  ) {
+    this.integrated = shell !== undefined;
+    proc.onData((data) => this.onData(data));
+    proc.onExit(() => {
+      this.closed = true;
+      this.typed?.done(null);
+      this.wake();
+    });
+  }
+
+  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand {
+    if (!this.integrated) return this.fallback.run(command, opts);
+    let canceled = false;
+    let timedOut = false;
+    let inner: RunningCommand | undefined;
+    let interrupt: (() => void) | undefined;
+    const result = new Promise<CommandResult>((resolve) => {
+      const ended = (exitCode: number | null, output: string, truncated = false) =>
+        resolve({ exitCode, signal: null, output, truncated, timedOut, canceled });
+      this.queue = this.queue.then(async () => {
+        if (canceled) return ended(null, '');
+        if (!(await this.prompt())) {
+          if (!this.marked && !this.closed) {
+            inner = this.fallback.run(command, opts);
+            if (canceled) inner.cancel();
+            return resolve(await inner.result);
+          }
+          return ended(null, this.closed ? 'the session has closed' : "the session's shell stayed busy");
+        }
+        const { exitCode, output, truncated } = await this.type(
+          command,
+          (fn) => (interrupt = fn),
+          () => {
+            timedOut = true;
+          },
+        );
+        ended(exitCode, output, truncated);
+      });
+    });
+    return {
+      result,
+      cancel: () => {
+        canceled = true;
+        inner?.cancel();
+        interrupt?.();
+      },
+    };
+  }
+
+  /** Waits until the shell shows its prompt; false when it did not within the ready wait. */
+  private async prompt(): Promise<boolean> {
+    const wait = this.opts.readyWaitMs ?? DEFAULT_READY_WAIT_MS;
+    // A shell that has been up for the whole wait without a single mark is not going to mark.
+    const deadline = this.marked ? Date.now() + wait : this.startedAt + wait;
+    while (this.state !== 'prompt' && !this.closed) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const waker = () => {
+          clearTimeout(timer);
+          this.wakers.delete(waker);
+          resolve();
+        };
+        const timer = setTimeout(waker, left);
+        this.wakers.add(waker);
+      });
+    }
+    return !this.closed;
+  }
+
+  private type(
+    command: string,
+    setInterrupt: (fn: () => void) => void,
+    onTimeout: () => void,
+  ): Promise<{ exitCode: number | null; output: string; truncated: boolean }> {
+    return new Promise((resolve) => {
+      let finished = false;
+      let grace: NodeJS.Timeout | undefined;
+      let again: NodeJS.Timeout | undefined;
+      const interrupt = () => {
+        if (finished || grace || typed.ended) return;
+        this.write(CTRL_C);
+        // A Ctrl-C that lands while the shell is still handing the terminal to the new job reaches
+        // the shell, not the job. Repeat it only while a job holds the terminal, so a repeat can
+        // never hit the next prompt (and the next task's line).
+        again = setInterval(() => {
+          if (!typed.ended && foregroundJobOf(this.proc.pid)) this.write(CTRL_C);
+        }, INTERRUPT_REPEAT_MS);
+        again.unref();
+        // A shell that does not come back after Ctrl-C still ends the task. With no job holding the
+        // terminal, the Ctrl-C hit the shell before it had read the line (bash then redraws no
+        // prompt): an empty line makes it show one, so the next task is not left waiting.
+        grace = setTimeout(() => {
+          if (!foregroundJobOf(this.proc.pid)) this.write(CR);
+          typed.done(null);
+        }, INTERRUPT_GRACE_MS);
+        grace.unref();
+      };
+      const timer = setTimeout(() => {
+        onTimeout();
+        interrupt();
+      }, this.opts.timeoutMs);
+      timer.unref();
+      let settle: NodeJS.Timeout | undefined;
+      const typed: Typed = {
+        chunks: [],
+        startAt: undefined,
+        ended: undefined,
+        tail: [],
+        promptDrawn: false,
+        lastDataAt: Date.now(),
+        end: (exitCode) => {
+          if (typed.ended) return;
+          typed.ended = { exitCode };
+          const endedAt = Date.now();
+          const quietMs = this.opts.multiplexed ? MULTIPLEXED_TAIL_QUIET_MS : TAIL_QUIET_MS;
+          const maxMs = this.opts.multiplexed ? MULTIPLEXED_TAIL_MAX_MS : TAIL_MAX_MS;
+          const check = () => {
+            const now = Date.now();
+            const quiet = this.state === 'prompt' && typed.promptDrawn && now - typed.lastDataAt >= quietMs;
+            if (quiet || now - endedAt >= maxMs) typed.done(exitCode);
+            else settle = setTimeout(check, quietMs / 2);
+          };
+          check();
+        },
+        done: (exitCode) => {
+          if (finished) return;
+          finished = true;
+          clearTimeout(timer);
+          if (grace) clearTimeout(grace);
+          if (again) clearInterval(again);
+          if (settle) clearTimeout(settle);
+          this.typed = undefined;
+          resolve({ exitCode: typed.ended ? typed.ended.exitCode : exitCode, ...this.artifact(typed) });
+        },
+      };
+      this.typed = typed;
+      this.state = 'busy';
+      setInterrupt(interrupt);
+      // Several lines become one compound command: one D mark, and the last line's status.
+      const line = command.includes('\n') ? `{ ${command}\n}` : command;
+      this.write(CLEAR_LINE[this.shell ?? 'posix']);
+      this.write(Buffer.from(`${line}\r`, 'utf8'));
+    });
+  }
+
+  /**
+   * What the command printed: from its C mark (else from after the echo of the typed line) to
+   * the next prompt, which is the last, unterminated line and is left out.
+   */
+  private artifact(typed: Typed): { output: string; truncated: boolean } {
+    const started = typed.startAt !== undefined;
+    const body = Buffer.concat([...typed.chunks.slice(typed.startAt ?? 0), ...typed.tail]);
+    let text = terminalText(body.toString('utf8'));
+    // Without a C mark the typed line's echo comes first. With one, the echo normally ends (its
+    // newline) before C; a multiplexer may draw it after C, as marks are sent at once and text at
+    // the next redraw. Either way, when the echo has not ended before the output starts, the
+    // first line is (the rest of) the echo.
+    const echoEnded = started && typed.chunks.slice(0, typed.startAt).some((c) => c.includes(0x0a));
+    if (!echoEnded) {
+      const nl = text.indexOf('\n');
+      text = nl < 0 ? '' : text.slice(nl + 1);
+    }
+    if (!text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
+    // zsh's PROMPT_SP pads a line with spaces before the prompt; a multiplexer redraws it as a line.
+    text = text.replace(/(?:^|(?<=\n)) +\n$/, '');
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length <= this.opts.outputLimit) return { output: text, truncated: false };
+    return { output: bytes.subarray(bytes.length - this.opts.outputLimit).toString('utf8'), truncated: true };
+  }
+
+  private write(data: Uint8Array): void {
+    try {
+      this.proc.write(data);
+    } catch {
+      /* the session is closing; its exit ends the task */
+    }
+  }
+
+  private onData(data: Uint8Array): void {
+    for (const seg of this.parser.push(data)) {
+      if ('mark' in seg) this.onMark(seg.mark);
+      else if (this.typed) {
+        this.typed.lastDataAt = Date.now();
+        // Only visible text counts as the prompt being drawn: a multiplexer's redraw starts with a
+        // chunk of mode and cursor escapes alone, and the command's output may still follow it.
+        if (this.typed.ended && this.state === 'prompt' && hasVisibleText(seg.text)) this.typed.promptDrawn = true;
+        (this.typed.ended ? this.typed.tail : this.typed.chunks).push(seg.text);
+      }
+    }
+  }
+
+  private onMark(mark: ShellMark): void {
+    this.marked = true;
+    if (mark.kind === 'A') {
+      this.state = 'prompt';
+      this.wake();
+    } else if (mark.kind === 'C') {
+      this.state = 'busy';
+      if (this.typed && !this.typed.ended && this.typed.startAt === undefined) {
+        this.typed.startAt = this.typed.chunks.length;
+      }
+    } else if (mark.kind === 'D') {
+      this.state = 'busy'; // until the A that follows: the prompt is not drawn yet
+      this.typed?.end(mark.exitCode ?? null);
+    }
+  }
+
+  private wake(): void {
+    for (const w of [...this.wakers]) w();
+  }
+}

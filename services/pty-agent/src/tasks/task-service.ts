@@ -1,0 +1,275 @@
+import {
+  BindingError,
+  TERMINAL_TASK_STATES,
+  FINAL_UPDATE_STATES,
+  newId,
+  rfc3339,
+  textOf,
+  type Message,
+  type ServiceParameters,
+  type Task,
+  type TaskState,
+  type TaskStatusUpdateEvent,
+} from '@pty-ws/protocol';
+import type { TaskRecord, TaskStore } from '@pty-ws/ports';
+import { globalTracer, inSpan, logTraceId, startRequestSpan, type Tracer } from '@pty-ws/telemetry';
+import type { Sequencer } from '../session/sequencer';
+import type { RunningCommand, TaskExecutor } from './task-executor';
+
+export interface TaskContext {
+  sessionId: string;
+  instanceId: string;
+  cwd: string;
+  env: Record<string, string>;
+  sequencer: Sequencer;
+  /** The session's own executor (live shell); the service's default when absent. */
+  executor?: TaskExecutor;
+}
+
+export interface TaskServiceOptions {
+  store: TaskStore;
+  /** The default (process) executor; also the live shell's fallback. */
+  executor: TaskExecutor;
+  /** One line per task status change, with the creating connection's trace_id (binding §9). */
+  logger?: { info(obj: object, msg: string): void };
+  /** Told of every status update once it is stored and logged (A2A push notifications). */
+  onUpdate?: (update: { task: Task; delta: TaskStatusUpdateEvent }) => void;
+  /** `task.execute` spans (the command's run and its final transition); default the global provider. */
+  tracer?: Tracer;
+}
+
+/**
+ * A2A task lifecycle for the sessions of one agent. Each transition is written to the TaskStore
+ * (compare-and-set) and appended to the session's frame log as a TaskStatusUpdate carrying the
+ * service parameters of the connection that created the task (binding §9).
+ */
+export class TaskService {
+  private readonly running = new Map<string, RunningCommand>();
+
+  private readonly store: TaskStore;
+  /** The default (process) executor; also the live shell's fallback. */
+  readonly executor: TaskExecutor;
+  private readonly logger: TaskServiceOptions['logger'];
+  private readonly onUpdate: TaskServiceOptions['onUpdate'];
+  private readonly tracer: Tracer;
+
+  constructor(opts: TaskServiceOptions) {
+    this.store = opts.store;
+    this.executor = opts.executor;
+    this.logger = opts.logger;
+    this.onUpdate = opts.onUpdate;
+    this.tracer = opts.tracer ?? globalTracer('@pty-ws/pty-agent');
+  }
+
+  /** Creates the task, starts it, and resolves with the snapshot once it reached a final state. */
+  async send(ctx: TaskContext, message: Message, serviceParameters?: ServiceParameters): Promise<Task> {
+    const started = await this.start(ctx, message, serviceParameters, undefined);
+    return started.done;
+  }
+
+  /** Creates and starts the task; resolves as soon as it is WORKING. */
+  async start(
+    ctx: TaskContext,
+    message: Message,
+    serviceParameters?: ServiceParameters,
+    presetTaskId?: string,
+  ): Promise<{ task: Task; done: Promise<Task> }> {
+    const created = await this.create(ctx, message, serviceParameters, presetTaskId);
+    return this.run(ctx, created.id);
+  }
+
+  /** Commands of created tasks that have not been run yet. */
+  private readonly pending = new Map<string, string>();
+
+  /**
+   * Persists the task as SUBMITTED and emits nothing yet: SendStreamingMessage acknowledges a task
+   * that exists before its first update can reach anyone (edges run it afterwards with `run`).
+   */
+  async create(
+    ctx: TaskContext,
+    message: Message,
+    serviceParameters?: ServiceParameters,
+    presetTaskId?: string,
+  ): Promise<Task> {
+    const command = textOf(message).trim();
+    if (!command) throw new BindingError('INVALID_REQUEST', 'the message has no text part to run');
+    if (message.task_id) {
+      const existing = await this.store.get(message.task_id);
+      if (!existing || existing.sessionId !== ctx.sessionId) {
+        throw new BindingError('TASK_NOT_FOUND', `task ${message.task_id} not found in session ${ctx.sessionId}`);
+      }
+      throw new BindingError('INVALID_REQUEST', `task ${message.task_id} cannot take further messages`);
+    }
+    const now = Date.now();
+    const taskId = presetTaskId ?? newId();
+    const contextId = message.context_id ?? newId();
+    const userMessage: Message = { ...message, role: 'ROLE_USER', task_id: taskId, context_id: contextId };
+    const record: TaskRecord = {
+      task: {
+        id: taskId,
+        context_id: contextId,
+        status: { state: 'SUBMITTED', timestamp: rfc3339(now) },
+        history: [userMessage],
+      },
+      sessionId: ctx.sessionId,
+      instanceId: ctx.instanceId,
+      createdAt: now,
+      updatedAt: now,
+      ...(serviceParameters ? { serviceParameters } : {}),
+    };
+    await this.store.insert(record);
+    this.pending.set(taskId, command);
+    return record.task;
+  }
+
+  /** Runs a created task: WORKING now, a final state when its command ends. */
+  async run(ctx: TaskContext, taskId: string): Promise<{ task: Task; done: Promise<Task> }> {
+    const command = this.pending.get(taskId);
+    if (command === undefined) {
+      await this.get(ctx.sessionId, taskId); // TASK_NOT_FOUND for unknown ids
+      throw new BindingError('INVALID_REQUEST', `task ${taskId} has already been started`);
+    }
+    this.pending.delete(taskId);
+    const working = await this.transition(ctx, taskId, 'WORKING');
+    if (working.status.state !== 'WORKING') return { task: working, done: Promise.resolve(working) }; // canceled first
+    const run = (ctx.executor ?? this.executor).run(command, { cwd: ctx.cwd, env: ctx.env });
+    this.running.set(taskId, run);
+    // The command outlives the request that started it: its own span, child of that request's,
+    // covers the run and the final transition (whose store writes become its children).
+    const span = startRequestSpan(this.tracer, 'task.execute', {
+      attributes: { 'ptyws.session_id': ctx.sessionId, 'ptyws.task_id': taskId },
+    });
+    const done = inSpan(span, async () => {
+      const result = await run.result;
+      this.running.delete(taskId);
+      span.setAttribute('ptyws.exit_code', result.exitCode ?? -1);
+      if (result.canceled) return (await this.store.get(taskId))!.task;
+      const state: TaskState = result.exitCode === 0 && !result.timedOut ? 'COMPLETED' : 'FAILED';
+      span.setAttribute('ptyws.task_state', state);
+      const detail = result.timedOut
+        ? 'timed out'
+        : result.exitCode !== null
+          ? `exit code ${result.exitCode}`
+          : `terminated by ${result.signal ?? 'signal'}`;
+      return this.transition(ctx, taskId, state, {
+        statusText: `${command}: ${detail}`,
+        artifact: { text: result.output, truncated: result.truncated },
+        metadata: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut },
+      });
+    });
+    return { task: working, done };
+  }
+
+  async get(sessionId: string, taskId: string, historyLength?: number): Promise<Task> {
+    const rec = await this.store.get(taskId);
+    if (!rec || rec.sessionId !== sessionId) {
+      throw new BindingError('TASK_NOT_FOUND', `task ${taskId} not found in session ${sessionId}`);
+    }
+    const task = rec.task;
+    if (historyLength !== undefined && task.history) {
+      return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };
+    }
+    return task;
+  }
+
+  async list(
+    sessionId: string,
+    q: { pageSize: number; pageToken?: string; state?: string; contextId?: string },
+  ): Promise<{ tasks: Task[]; nextPageToken?: string }> {
+    const page = await this.store.list(
+      { sessionId, ...(q.state ? { state: q.state } : {}), ...(q.contextId ? { contextId: q.contextId } : {}) },
+      q.pageSize,
+      q.pageToken,
+    );
+    return page.nextPageToken
+      ? { tasks: page.tasks.map((r) => r.task), nextPageToken: page.nextPageToken }
+      : { tasks: page.tasks.map((r) => r.task) };
+  }
+
+  async cancel(ctx: TaskContext, taskId: string): Promise<Task> {
+    const rec = await this.store.get(taskId);
+    if (!rec || rec.sessionId !== ctx.sessionId) {
+      throw new BindingError('TASK_NOT_FOUND', `task ${taskId} not found in session ${ctx.sessionId}`);
+    }
+    if (TERMINAL_TASK_STATES.has(rec.task.status.state)) {
+      throw new BindingError('TASK_NOT_CANCELABLE', `task ${taskId} is already ${rec.task.status.state}`);
+    }
+    this.running.get(taskId)?.cancel();
+    this.pending.delete(taskId); // created but never run: nothing will run it now
+    return this.transition(ctx, taskId, 'CANCELED', { statusText: 'canceled by request' });
+  }
+
+  /** Cancels every running task of a session (the session closed). */
+  async cancelAll(ctx: TaskContext): Promise<void> {
+    const page = await this.store.list({ sessionId: ctx.sessionId }, 500);
+    for (const rec of page.tasks) {
+      if (!TERMINAL_TASK_STATES.has(rec.task.status.state)) await this.cancel(ctx, rec.task.id).catch(() => undefined);
+    }
+  }
+
+  private async transition(
+    ctx: TaskContext,
+    taskId: string,
+    state: TaskState,
+    extra: {
+      statusText?: string;
+      artifact?: { text: string; truncated: boolean };
+      metadata?: Record<string, unknown>;
+    } = {},
+  ): Promise<Task> {
+    for (;;) {
+      const rec = await this.store.get(taskId);
+      if (!rec) throw new BindingError('TASK_NOT_FOUND', `task ${taskId} vanished`);
+      // A final state is final: a command finishing after CancelTask must not overwrite CANCELED.
+      if (FINAL_UPDATE_STATES.has(rec.task.status.state) && rec.task.status.state !== 'INPUT_REQUIRED') return rec.task;
+      const timestamp = rfc3339();
+      const status: Task['status'] = extra.statusText
+        ? {
+            state,
+            timestamp,
+            message: {
+              message_id: newId(),
+              role: 'ROLE_AGENT',
+              task_id: taskId,
+              context_id: rec.task.context_id,
+              parts: [{ text: extra.statusText }],
+            },
+          }
+        : { state, timestamp };
+      const task: Task = { ...rec.task, status };
+      if (extra.artifact) {
+        task.artifacts = [
+          {
+            artifact_id: newId(),
+            name: 'output',
+            parts: [{ text: extra.artifact.text }],
+            metadata: { truncated: extra.artifact.truncated },
+          },
+        ];
+      }
+      if (extra.metadata) task.metadata = { ...(task.metadata ?? {}), ...extra.metadata };
+      const updated = await this.store.update({ ...rec, task, updatedAt: Date.now() }, rec.updatedAt);
+      if (!updated) continue; // lost a compare-and-set race: re-read and re-decide
+      const final = FINAL_UPDATE_STATES.has(state);
+      const delta: TaskStatusUpdateEvent = {
+        task_id: taskId,
+        context_id: updated.task.context_id,
+        status: updated.task.status,
+        final,
+      };
+      ctx.sequencer.event(
+        'TaskStatusUpdate',
+        { task: updated.task, delta },
+        { taskId, ...(rec.serviceParameters ? { serviceParameters: rec.serviceParameters } : {}) },
+      );
+      await ctx.sequencer.flushed();
+      this.onUpdate?.({ task: updated.task, delta });
+      const traceId = logTraceId(rec.serviceParameters);
+      this.logger?.info(
+        { session_id: ctx.sessionId, task_id: taskId, state, ...(traceId ? { trace_id: traceId } : {}) },
+        'task status',
+      );
+      return updated.task;
+    }
+  }
+}

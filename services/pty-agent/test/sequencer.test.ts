@@ -1,0 +1,134 @@
+import { MemoryFrameLog } from '@pty-ws/adapters-memory';
+import type { FrameLog, LogEntry } from '@pty-ws/ports';
+import { ManualClock } from '@pty-ws/testkit';
+import { Sequencer } from '../src/session/sequencer';
+
+const S = 'session-a';
+const text = (e: LogEntry) => (e.type === 'output' ? Buffer.from(e.data).toString() : e.op);
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+/**
+ * A remote log in miniature: every append resolves on a later turn (so several are outstanding
+ * at once) and the ones `failing` picks are lost on the way without reaching the log, as
+ * publishes on a dropped connection are.
+ */
+function remoteLog(inner: FrameLog, failing: (seq: number, attempt: number) => boolean) {
+  const attempts = new Map<number, number>();
+  let outstanding = 0;
+  let maxOutstanding = 0;
+  const log: FrameLog = Object.create(inner) as FrameLog;
+  log.append = async (sessionId, entry) => {
+    const attempt = (attempts.get(entry.seq) ?? 0) + 1;
+    attempts.set(entry.seq, attempt);
+    outstanding++;
+    maxOutstanding = Math.max(maxOutstanding, outstanding);
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (failing(entry.seq, attempt)) throw new Error(`append ${entry.seq} lost with the connection`);
+      await inner.append(sessionId, entry);
+    } finally {
+      outstanding--;
+    }
+  };
+  return { log, maxOutstanding: () => maxOutstanding, attempts: (seq: number) => attempts.get(seq) ?? 0 };
+}
+
+async function settled(sequencer: Sequencer): Promise<void> {
+  // flushed() is the chain at call time: wait until it stays the same across a call.
+  for (let last: Promise<void> | undefined; last !== sequencer.flushed();) {
+    last = sequencer.flushed();
+    await last;
+  }
+}
+
+describe('Sequencer', () => {
+  it('keeps several appends in flight and confirms them in order', async () => {
+    const inner = new MemoryFrameLog();
+    const remote = remoteLog(inner, () => false);
+    const confirmed: number[] = [];
+    const failures: Error[] = [];
+    const sequencer = new Sequencer({
+      sessionId: S,
+      log: remote.log,
+      lastSeq: 0,
+      onFailure: (err) => failures.push(err),
+      afterAppend: (e) => confirmed.push(e.seq),
+    });
+    for (const n of range(200)) sequencer.output('stdout', Buffer.from(`frame ${n}`));
+    await settled(sequencer);
+    expect(failures).toEqual([]);
+    expect(remote.maxOutstanding()).toBeGreaterThan(1);
+    expect(confirmed).toEqual(range(200));
+    expect((await inner.read(S, 0)).map(text)).toEqual(range(200).map((n) => `frame ${n}`));
+  });
+
+  it('after a lost append, appends it and everything issued behind it again, in order, once each', async () => {
+    const inner = new MemoryFrameLog();
+    // Two outages; behind each, the appends already sent fail too (the log refuses them as out of order).
+    const remote = remoteLog(inner, (seq, attempt) => attempt === 1 && (seq === 40 || seq === 41 || seq === 150));
+    const confirmed: number[] = [];
+    const failures: Error[] = [];
+    const sequencer = new Sequencer({
+      sessionId: S,
+      log: remote.log,
+      lastSeq: 0,
+      onFailure: (err) => failures.push(err),
+      afterAppend: (e) => confirmed.push(e.seq),
+    });
+    for (const n of range(300)) {
+      sequencer.output('stdout', Buffer.from(`frame ${n}`));
+      if (n % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await settled(sequencer);
+    expect(failures).toEqual([]);
+    for (const lost of [40, 41, 150]) expect(remote.attempts(lost)).toBeGreaterThan(1);
+    expect(confirmed).toEqual(range(300));
+    expect((await inner.read(S, 0)).map(text)).toEqual(range(300).map((n) => `frame ${n}`));
+  });
+
+  it('gives up on a sequence conflict with nothing in flight before it: another writer', async () => {
+    const inner = new MemoryFrameLog();
+    await inner.append(S, { type: 'output', seq: 1, id: 'other', ts: 1, stream: 'stdout', data: Buffer.from('x') });
+    const failures: Error[] = [];
+    const sequencer = new Sequencer({ sessionId: S, log: inner, lastSeq: 0, onFailure: (err) => failures.push(err) });
+    sequencer.output('stdout', Buffer.from('mine'));
+    sequencer.output('stdout', Buffer.from('mine too'));
+    await settled(sequencer);
+    expect(failures.map((e) => e.name)).toEqual(['SequenceConflictError']);
+    expect((await inner.read(S, 0)).map(text)).toEqual(['x']);
+  });
+
+  it('retries an outage for the two-minute window of its clock, then gives up (manual clock: no waiting)', async () => {
+    const clock = new ManualClock();
+    const down = Object.create(new MemoryFrameLog()) as FrameLog;
+    let attempts = 0;
+    down.append = () => {
+      attempts++;
+      return Promise.reject(new Error('NATS is down'));
+    };
+    const failures: Error[] = [];
+    const sequencer = new Sequencer({
+      sessionId: S,
+      log: down,
+      lastSeq: 0,
+      onFailure: (err) => failures.push(err),
+      clock,
+    });
+    sequencer.output('stdout', Buffer.from('x'));
+    const turns = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    await turns();
+    for (let t = 0; t < 110_000; t += 1000) {
+      clock.advance(1000);
+      await turns();
+    }
+    expect(failures).toEqual([]);
+    expect(attempts).toBeGreaterThan(5); // backed off: 50 ms doubling to 2 s
+    for (let t = 0; t < 15_000 && failures.length === 0; t += 1000) {
+      clock.advance(1000);
+      await turns();
+    }
+    expect(failures.map((e) => e.message)).toEqual(['NATS is down']);
+  });
+});

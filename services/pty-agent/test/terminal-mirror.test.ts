@@ -1,0 +1,36 @@
+import { TerminalState } from '@pty-ws/terminal-state';
+import { createTerminalMirror } from '../src/mirror/terminal-mirror';
+
+/**
+ * The mirror worker (PTYWS_MIRROR_THREAD=worker) answers snapshots exactly as the in-thread
+ * TerminalState does for the same writes and resizes, in order. Needs the build's worker script.
+ */
+describe('terminal mirror in its worker thread', () => {
+  it('snapshots what an in-thread TerminalState snapshots, across writes and a resize', async () => {
+    const opts = { cols: 40, rows: 10 };
+    const remote = createTerminalMirror({ ...opts, thread: 'worker' });
+    const local = new TerminalState(opts);
+    expect(remote).not.toBeInstanceOf(TerminalState); // the worker, not the fallback
+    const chunks = [
+      '\u001b[1;31mred\u001b[0m plain\r\n',
+      'wide: \u4e2d\u6587 and more\r\n',
+      Array.from({ length: 30 }, (_, i) => `line ${i}\r\n`).join(''),
+    ];
+    for (const c of chunks) {
+      remote.write(Buffer.from(c));
+      local.write(Buffer.from(c));
+    }
+    const before = await remote.snapshot();
+    expect(before).toEqual(await local.snapshot());
+    remote.resize(30, 8);
+    local.resize(30, 8);
+    remote.write(Buffer.from('after resize\r\n'));
+    local.write(Buffer.from('after resize\r\n'));
+    const after = await remote.snapshot();
+    expect(after).toEqual(await local.snapshot());
+    expect(after.cols).toBe(30);
+    remote.dispose();
+    local.dispose();
+    await expect(remote.snapshot()).rejects.toThrow(/disposed/);
+  });
+});

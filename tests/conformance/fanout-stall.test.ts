@@ -1,0 +1,81 @@
+/**
+ * Fan-out that never stalls (issue 12 item 3): 100 binary members of one session while it streams
+ * a few MB, some of them not reading. Every reading one gets every byte in order; every paused one,
+ * once it reads again, gets PTY_OUTPUT_LAGGED, a Keyframe and then the end of the stream.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SUBPROTOCOL_BINARY } from '@pty-ws/protocol';
+import { useServer } from './support';
+import { LeanMember } from './support-lean-member';
+
+const MEMBERS = 100;
+const PAUSED = 10;
+const MARK = 'FANOUT_END_MARK';
+
+/** ~11 MB of numbered lines (more than loopback buffers absorb for a paused reader), CR LF already (the PTY runs with -opost: bytes pass unchanged). */
+function content(): Buffer {
+  const lines: string[] = [];
+  for (let i = 0; i < 150_000; i++) lines.push(`line ${String(i).padStart(6, '0')} ${'x'.repeat(64)}\r\n`);
+  return Buffer.from(lines.join(''), 'latin1');
+}
+
+describe('fan-out under slow consumers', () => {
+  // Paused readers answer no pings: the pong timeout must outlast the test.
+  const ctx = useServer({
+    slowConsumerBytes: 64 * 1024,
+    pongTimeoutMs: 120_000,
+    maxObservers: 1000,
+    // 100 sockets of one principal in a burst is the point here, not an abuse to refuse.
+    connBurstPerPrincipal: 1000,
+    connRatePerPrincipal: 1000,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'ptyws-fanout-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('100 members, 10 paused: readers get every byte in order, paused ones lag, resume and see the end', async () => {
+    const body = content();
+    const file = join(dir, 'content.txt');
+    writeFileSync(file, body);
+    const expected = Buffer.concat([body, Buffer.from(`${MARK}\r\n`, 'latin1')]);
+    const s = (
+      await ctx().createSession({
+        argv: ['/bin/sh', '-c', `stty -echo -opost; read _; cat '${file}'; printf '${MARK}\\r\\n'; exec sleep 600`],
+        cols: 120,
+        rows: 30,
+      })
+    ).session_id;
+    const url = ctx().server.attachUrl(s);
+    const token = ctx().server.adminToken;
+    const members: LeanMember[] = [];
+    try {
+      for (let i = 0; i < MEMBERS; i++) {
+        members.push(await LeanMember.join(url, token, SUBPROTOCOL_BINARY, i === 0 ? 'controller' : 'observer', MARK));
+      }
+      const paused = members.slice(1, 1 + PAUSED);
+      const readers = [members[0]!, ...members.slice(1 + PAUSED)];
+      for (const m of readers) m.expect(expected);
+      for (const m of paused) m.pause();
+      members[0]!.input('\r');
+
+      await Promise.all(readers.map((m) => m.sawMark));
+      for (const m of readers) {
+        expect(m.problems).toEqual([]);
+        expect(m.lagged).toBe(false);
+        expect(m.verified).toBe(expected.length);
+      }
+
+      for (const m of paused) m.resume();
+      await Promise.all(paused.map((m) => m.sawMark));
+      for (const m of paused) {
+        expect(m.problems).toEqual([]);
+        // Skipped forward: told so, handed a screen, then live again up to the end.
+        expect(m.lagged).toBe(true);
+        expect(m.afterLag.slice(0, 2)).toEqual(['lagged', 'keyframe']);
+      }
+    } finally {
+      for (const m of members) m.terminate();
+    }
+  }, 120_000);
+});

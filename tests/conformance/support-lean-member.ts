@@ -1,0 +1,145 @@
+/**
+ * A member socket that keeps no frame history (the testkit client keeps every frame, too much for
+ * 100 sockets × MBs): it checks Output bytes against what was expected as they arrive, sequences
+ * as they pass, and watches for one marker in Output or in a Keyframe's screen.
+ */
+import WebSocket from 'ws';
+import { EXTENSION_URI, clientFrame, encodeInputFrame, type PtyRole } from '@pty-ws/protocol';
+
+const PW1O_HEADER = 13;
+
+interface Frame {
+  op?: string;
+  id?: string;
+  sequence?: number;
+  payload?: { kind?: string; code?: string; snapshot?: string; message?: string };
+}
+
+export class LeanMember {
+  /** Output bytes compared equal to the expectation so far. */
+  verified = 0;
+  lagged = false;
+  /** What followed PTY_OUTPUT_LAGGED, by kind: 'lagged', 'keyframe', 'output'… (the first few). */
+  readonly afterLag: string[] = [];
+  readonly problems: string[] = [];
+  readonly sawMark: Promise<void>;
+  private expected: Buffer | undefined;
+  private lastSeq = -1;
+  private tail = '';
+  private markSeen = false;
+  private resolveMark!: () => void;
+
+  private constructor(
+    private readonly ws: WebSocket,
+    private readonly mark: string,
+  ) {
+    this.sawMark = new Promise((r) => (this.resolveMark = r));
+  }
+
+  static async join(url: string, token: string, protocol: string, role: PtyRole, mark: string): Promise<LeanMember> {
+    const ws = new WebSocket(url, [protocol], {
+      headers: { Authorization: `Bearer ${token}` },
+      perMessageDeflate: false,
+    });
+    ws.binaryType = 'nodebuffer';
+    const m = new LeanMember(ws, mark);
+    const joined = new Promise<void>((resolve, reject) => {
+      let joinId: string | undefined;
+      ws.on('message', (data: Buffer, isBinary: boolean) => {
+        const f = m.onMessage(data, isBinary);
+        if (f?.op === 'binding_hello') {
+          const frame = clientFrame('pty.join_session', { role }, { extensions: [EXTENSION_URI] });
+          joinId = frame.id;
+          ws.send(JSON.stringify(frame));
+        } else if (f?.id === joinId && f?.op === 'Error') reject(new Error(`join refused: ${f.payload?.code}`));
+        else if (f?.payload?.kind === 'Keyframe') resolve();
+      });
+      ws.once('error', reject);
+      ws.once('close', () => reject(new Error('closed before the join completed')));
+    });
+    await joined;
+    ws.on('close', () => m.problems.push('socket closed'));
+    return m;
+  }
+
+  /** From now on every Output byte must continue `expected` (until a lag, which skips). */
+  expect(expected: Buffer): void {
+    this.expected = expected;
+  }
+
+  input(text: string): void {
+    this.ws.send(encodeInputFrame(Buffer.from(text)), { binary: true });
+  }
+
+  pause(): void {
+    (this.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  }
+
+  resume(): void {
+    (this.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+  }
+
+  terminate(): void {
+    this.ws.removeAllListeners('close');
+    this.ws.terminate();
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): Frame | undefined {
+    if (isBinary) {
+      if (data.length < PW1O_HEADER || data.toString('latin1', 0, 4) !== 'PW1O') return undefined;
+      this.sequence(data.readUInt32BE(8));
+      this.output(data.subarray(PW1O_HEADER));
+      return undefined;
+    }
+    const f = JSON.parse(data.toString('utf8')) as Frame;
+    if (typeof f.sequence === 'number' && f.op === 'pty.session_frame' && f.payload?.kind !== 'Keyframe') {
+      if (f.sequence < this.lastSeq) this.problems.push(`sequence went back: ${f.sequence} after ${this.lastSeq}`);
+    }
+    if (f.payload?.code === 'PTY_OUTPUT_LAGGED') {
+      this.lagged = true;
+      this.note('lagged');
+    } else if (f.payload?.kind === 'Keyframe') {
+      this.note('keyframe');
+      if (
+        this.lagged &&
+        Buffer.from(f.payload.snapshot ?? '', 'base64')
+          .toString('latin1')
+          .includes(this.mark)
+      )
+        this.seeMark();
+    } else if (f.op) this.note(f.payload?.kind ?? f.op);
+    return f;
+  }
+
+  private sequence(seq: number): void {
+    if (seq <= this.lastSeq) this.problems.push(`Output sequence ${seq} after ${this.lastSeq}`);
+    else if (!this.lagged && this.lastSeq >= 0 && this.expected && seq !== this.lastSeq + 1) {
+      // Cadence keyframes take numbers too; only a jump over frames we never saw is a gap.
+      if (seq > this.lastSeq + 2) this.problems.push(`Output gap: ${this.lastSeq} -> ${seq}`);
+    }
+    this.lastSeq = seq;
+  }
+
+  private output(chunk: Buffer): void {
+    this.note('output');
+    if (this.expected && !this.lagged) {
+      const want = this.expected.subarray(this.verified, this.verified + chunk.length);
+      if (!want.equals(chunk) && this.problems.length < 5)
+        this.problems.push(`byte ${this.verified}: got ${JSON.stringify(chunk.toString('latin1', 0, 40))}`);
+      this.verified += chunk.length;
+    }
+    const look = this.tail + chunk.toString('latin1', Math.max(0, chunk.length - 64));
+    if (look.includes(this.mark)) this.seeMark();
+    this.tail = look.slice(-this.mark.length);
+  }
+
+  private note(kind: string): void {
+    if (this.lagged && this.afterLag.length < 4) this.afterLag.push(kind);
+  }
+
+  private seeMark(): void {
+    if (this.markSeen) return;
+    this.markSeen = true;
+    this.resolveMark();
+  }
+}
