@@ -31,6 +31,8 @@ import { endSpan, startRequestSpan } from './trace-headers';
 
 /** Keystrokes typed while a batch is in flight join the next one, up to this size. */
 const INPUT_BATCH_BYTES = 64 * 1024;
+/** Waits before asking again when no agent answered (an agent restarting): ~1.9 s in all. */
+const NO_RESPONDERS_RETRY_MS = [100, 250, 500, 1000];
 
 export interface EdgeClientOptions {
   prefix: string;
@@ -89,15 +91,25 @@ export class NatsSessionControl implements SessionControl {
     let reply: RpcReply;
     // The request carries the active trace context in its headers (W3C traceparent).
     const { span, ctx, hdrs } = startRequestSpan(subject, method);
-    try {
-      const msg = await context.with(ctx, () =>
-        this.nc.request(subject, encodeJson({ method, args }), { timeout, headers: hdrs }),
-      );
-      reply = decodeJson<RpcReply>(msg.data);
-    } catch (err) {
-      const what = isNoResponders(err) ? 'no agent is serving it' : (err as Error).message;
-      endSpan(span, { code: 'UNREACHABLE', message: what });
-      throw new BindingError('INTERNAL', `session owner unreachable (${method}): ${what}`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const msg = await context.with(ctx, () =>
+          this.nc.request(subject, encodeJson({ method, args }), { timeout, headers: hdrs }),
+        );
+        reply = decodeJson<RpcReply>(msg.data);
+        break;
+      } catch (err) {
+        // No responders means nobody received the request, so asking again cannot do anything
+        // twice: an agent that is (re)starting gets a moment to subscribe before the caller is told.
+        const noResponders = isNoResponders(err);
+        if (noResponders && attempt < NO_RESPONDERS_RETRY_MS.length) {
+          await new Promise((resolve) => setTimeout(resolve, NO_RESPONDERS_RETRY_MS[attempt]));
+          continue;
+        }
+        const what = noResponders ? 'no agent is serving it' : (err as Error).message;
+        endSpan(span, { code: 'UNREACHABLE', message: what });
+        throw new BindingError('INTERNAL', `session owner unreachable (${method}): ${what}`);
+      }
     }
     endSpan(span, reply.ok ? undefined : reply.error);
     if (!reply.ok) rethrow(reply.error);

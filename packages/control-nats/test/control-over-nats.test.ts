@@ -134,6 +134,25 @@ describe('SessionControl over NATS request/reply', () => {
     });
   });
 
+  it("a creation sent while the instance's agent is still subscribing reaches it once it serves", async () => {
+    const LATE = 'inst.late-1';
+    const created = control.createSession({ instanceId: LATE, argv: ['/bin/sh'] });
+    const settled = created.then(
+      () => 'created',
+      (err: Error) => err.message,
+    );
+    // The first attempt finds no responders; an agent subscribes 400 ms later (an agent restart).
+    // It is this test's manager, which serves another instance: its refusal proves the request
+    // reached it (without the retry the caller got "no agent is serving it").
+    await new Promise((r) => setTimeout(r, 400));
+    const late = serveSessionControl(agentNc, { prefix, agentId: `${AGENT}-late`, instanceId: LATE, control: manager });
+    try {
+      expect(await settled).toMatch(/instance 'inst\.late-1' is not served by agent/);
+    } finally {
+      await late.stop();
+    }
+  });
+
   it('serves only SessionControl methods: anything else on the control subject is refused, not called', async () => {
     for (const method of ['input', 'releaseEdge', 'constructor', 'toString', 'detachAll', 'shutdown']) {
       const msg = await edgeNc.request(

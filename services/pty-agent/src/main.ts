@@ -64,6 +64,9 @@ async function main(): Promise<RunningService> {
     instanceId: config.instanceId,
     sessionHost,
   });
+  // The server has the control subscriptions before anyone is told this agent serves: an edge
+  // asking right after the line below got "no responders" under load.
+  await backend.nc.flush();
   let stopping = false;
   // A second agent on this host finds the default port taken: it moves up rather than failing.
   const health = await startMetricsServer(
