@@ -36,21 +36,42 @@ export class LeanMember {
     this.sawMark = new Promise((r) => (this.resolveMark = r));
   }
 
-  static async join(url: string, token: string, protocol: string, role: PtyRole, mark: string): Promise<LeanMember> {
+  /**
+   * `opts.replayFrom`: join with replay from there; `opts.expected`: checked from the first Output
+   * (the replay arrives before the join's Keyframe); `opts.pauseAfterJoinMs`: stop reading right
+   * after sending the join, for this long (the server's sends to it back up meanwhile).
+   */
+  static async join(
+    url: string,
+    token: string,
+    protocol: string,
+    role: PtyRole,
+    mark: string,
+    opts: { replayFrom?: number; expected?: Buffer; pauseAfterJoinMs?: number } = {},
+  ): Promise<LeanMember> {
     const ws = new WebSocket(url, [protocol], {
       headers: { Authorization: `Bearer ${token}` },
       perMessageDeflate: false,
     });
     ws.binaryType = 'nodebuffer';
     const m = new LeanMember(ws, mark);
+    if (opts.expected) m.expect(opts.expected);
     const joined = new Promise<void>((resolve, reject) => {
       let joinId: string | undefined;
       ws.on('message', (data: Buffer, isBinary: boolean) => {
         const f = m.onMessage(data, isBinary);
         if (f?.op === 'binding_hello') {
-          const frame = clientFrame('pty.join_session', { role }, { extensions: [EXTENSION_URI] });
+          const frame = clientFrame(
+            'pty.join_session',
+            { role },
+            { extensions: [EXTENSION_URI], replay_from: opts.replayFrom },
+          );
           joinId = frame.id;
           ws.send(JSON.stringify(frame));
+          if (opts.pauseAfterJoinMs !== undefined) {
+            m.pause();
+            setTimeout(() => m.resume(), opts.pauseAfterJoinMs);
+          }
         } else if (f?.id === joinId && f?.op === 'Error') reject(new Error(`join refused: ${f.payload?.code}`));
         else if (f?.payload?.kind === 'Keyframe') resolve();
       });

@@ -63,10 +63,12 @@ describe('connection feed', () => {
     }
   });
 
-  it('refuses a lag that was never live, and staying where it is', () => {
+  it('refuses staying where it is; a connection catching up (behind) can lag', () => {
     const c = conn();
-    expect(moveFeed(c, 'lagged')).toBe(false);
     expect(moveFeed(c, 'behind')).toBe(false);
+    expect(moveFeed(c, 'lagged')).toBe(true); // a direct send would have passed the backlog bound
+    expect(moveFeed(c, 'lagged')).toBe(false);
+    expect(moveFeed(c, 'behind')).toBe(true); // drained
     expect(c.feed).toBe('behind');
     moveFeed(c, 'live');
     expect(moveFeed(c, 'live')).toBe(false);

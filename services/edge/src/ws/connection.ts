@@ -35,11 +35,12 @@ const NEXT: Readonly<Record<ConnPhase, readonly ConnPhase[]>> = {
  * rather than in it, since it moves back and forth within one phase (a joined connection goes
  * behind for every role change and lag, and a ready one with task subscriptions is fed too):
  *
- *   behind ──▶ live ──▶ lagged
- *     ▲         │ ▲       │
- *     └─────────┘ └───────┤     (a catch-up by another path, a join or role change, ends the lag too)
- *     ▲                   │
- *     └───────────────────┘     (drained: PTY_OUTPUT_LAGGED and a Keyframe follow, then a catch-up)
+ *   behind ──▶ live ──▶ lagged        live → behind: role change, join, task subscription
+ *     │                   ▲ │         behind → lagged: a direct (catch-up, replay) send would pass
+ *     └───────────────────┘ │           the backlog bound, where uWS would drop it
+ *     ▲                     │         lagged → live: a catch-up by another path ends the lag too
+ *     └─────────────────────┘         lagged → behind: drained; PTY_OUTPUT_LAGGED and a Keyframe
+ *                                       follow, then a catch-up
  *
  * - behind: not subscribed to the session's topics; frames reach it by catch-up (direct sends).
  * - live: subscribed and caught up to the hub's head.
@@ -48,7 +49,7 @@ const NEXT: Readonly<Record<ConnPhase, readonly ConnPhase[]>> = {
 export type ConnFeed = 'behind' | 'live' | 'lagged';
 
 const FEED_NEXT: Readonly<Record<ConnFeed, readonly ConnFeed[]>> = {
-  behind: ['live'],
+  behind: ['live', 'lagged'],
   live: ['behind', 'lagged'],
   lagged: ['behind', 'live'],
 };

@@ -33,6 +33,12 @@ const GAP_STORE_WAIT_MS = 5000;
 /** How long a backlog above PTYWS_SLOW_CONSUMER_BYTES is tolerated before the socket is skipped forward. */
 const SLOW_GRACE_MS = 250;
 
+/** A function, not an inline test: sends in between may change the feed that TS had narrowed. */
+const isLagged = (conn: Conn): boolean => conn.feed === 'lagged';
+
+/** uWS WebSocket.send's answer when the message was dropped (backlog past maxBackpressure). */
+const DROPPED = 2;
+
 /** An input older than this had no echo: the next Output is not its answer. */
 const ECHO_WINDOW_MS = 5000;
 
@@ -223,12 +229,20 @@ export class SessionHub implements Disposable {
     return frame.taskId !== undefined ? conn.tasks.has(frame.taskId) : conn.attached;
   }
 
-  /** Sends one frame directly (catch-up, replay); advances the connection's sequence. */
+  /**
+   * Sends one frame directly (catch-up, replay); advances the connection's sequence. A direct
+   * send is not held back by uWS: past maxBackpressure uWS drops it without a word, so a socket
+   * whose backlog would pass the hard bound is skipped forward instead (lagged: it gets
+   * PTY_OUTPUT_LAGGED and a Keyframe once it drains), and sends to it stop until then. A cluster
+   * catch-up of 500 log entries at a time into a slow socket lost frames this way (bench: 100
+   * observers × 49 MB, 43 never saw the end of the stream).
+   */
   sendFrame(conn: Conn, frame: SerializedFrame): void {
-    if (!conn.open || !conn.ws || frame.seq <= conn.position) return;
+    if (!conn.open || !conn.ws || frame.seq <= conn.position || conn.feed === 'lagged') return;
     if (this.wants(conn, frame)) {
-      if (conn.binary && frame.binary) conn.ws.send(frame.binary, true);
-      else conn.ws.send(frame.json, false);
+      const bytes = conn.binary && frame.binary ? frame.binary : frame.json;
+      if (conn.ws.getBufferedAmount() + bytes.length > this.opts.hardBacklogBytes) return this.skipForward(conn);
+      if (conn.ws.send(bytes, bytes !== frame.json) === DROPPED) return this.skipForward(conn);
       conn.lastSeq = frame.seq;
     }
     conn.position = frame.seq;
@@ -242,15 +256,16 @@ export class SessionHub implements Disposable {
     this.goOffline(conn);
     try {
       for (;;) {
-        if (!conn.open || !this.conns.has(conn)) return;
+        // Lagged on the way (its socket backed up): the drain resumes it with a Keyframe.
+        if (!conn.open || !this.conns.has(conn) || conn.feed === 'lagged') return;
         if (conn.position > this.head) {
           this.pending.add(conn); // the connection is ahead of this edge's feed: wait for it
           return;
         }
         if (this.sendKept(conn, conn.position, this.head)) {
           // Everything missing is still serialized here: no log read, no second serialization;
-          // finish synchronously and go live.
-          this.goLive(conn);
+          // finish synchronously and go live (unless those sends made it lag).
+          if (!isLagged(conn)) this.goLive(conn);
           return;
         }
         this.hotMisses++;
@@ -322,7 +337,9 @@ export class SessionHub implements Disposable {
 
   private skipForward(conn: Conn): void {
     conn.backlogSince = undefined;
-    this.leaveTopics(conn, 'lagged');
+    if (conn.feed === 'behind')
+      moveFeed(conn, 'lagged'); // a direct send that would be dropped
+    else this.leaveTopics(conn, 'lagged');
     this.opts.metrics?.lagSkip();
     this.opts.onLagged(conn);
   }
