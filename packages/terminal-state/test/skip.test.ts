@@ -94,4 +94,25 @@ describe('flood skip', () => {
     state.dispose();
     reference.dispose();
   });
+
+  it.each([
+    ['cursor above the margins', '\x1b[4;6r\x1b[1;1H'],
+    ['cursor below the margins', '\x1b[2;3r\x1b[6;1H'],
+    ['inside an unfinished CSI', '\x1b[3'],
+    ['inside an OSC string', '\x1b]0;'],
+    ['after a partial UTF-8 sequence', '\xe4'],
+  ])('does not skip from a state the rule does not cover: %s', async (_name, before) => {
+    // The flood starts exactly at a drain, with xterm idle in that state.
+    const opts = { cols: 10, rows: 6, scrollback: 2 };
+    const pair = [new TerminalState(opts), new TerminalState({ ...opts, skipScrolledOut: false })];
+    const head = Uint8Array.from([...before].map((ch) => ch.charCodeAt(0)));
+    const flood = new TextEncoder().encode(Array.from({ length: 60 }, (_, i) => `L${i}\r\n`).join(''));
+    for (const t of pair) t.write(head);
+    await nextTimer();
+    await nextTimer();
+    for (const t of pair) t.write(flood);
+    const [a, b] = await Promise.all(pair.map((t) => t.snapshot()));
+    expect(a).toEqual(b);
+    for (const t of pair) t.dispose();
+  });
 });
