@@ -51,7 +51,8 @@ export class WriteQueue {
   /** Drops the first `count` bytes of the oldest chunk (never all of them). */
   trimHead(count: number): void {
     const chunk = this.chunks[this.head];
-    if (chunk === undefined || count <= 0 || count >= chunk.data.length) throw new RangeError(`cannot trim ${count} bytes of the head chunk`);
+    if (chunk === undefined || count <= 0 || count >= chunk.data.length)
+      throw new RangeError(`cannot trim ${count} bytes of the head chunk`);
     chunk.data = chunk.data.subarray(count);
     this.queuedBytes -= count;
   }

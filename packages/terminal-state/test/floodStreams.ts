@@ -48,9 +48,9 @@ const sequence = fc.oneof(
   fc.constantFrom('31', '1;44', '0', '7', '38;5;100', '48;2;1;2;3', '4;9').map((p) => `${CSI}${p}m`),
   fc.tuple(pos, pos).map(([a, b]) => `${CSI}${Math.min(a, b)};${Math.max(a, b)}r`),
   fc.tuple(pos, pos).map(([r, c]) => `${CSI}${r};${c}H`),
-  fc.tuple(fc.constantFrom('A', 'B', 'C', 'D', 'G', 'd', 'S', 'T', 'L', 'M', '@', 'P', 'X', 'b', 'I', 'Z'), count).map(
-    ([f, k]) => `${CSI}${k}${f}`,
-  ),
+  fc
+    .tuple(fc.constantFrom('A', 'B', 'C', 'D', 'G', 'd', 'S', 'T', 'L', 'M', '@', 'P', 'X', 'b', 'I', 'Z'), count)
+    .map(([f, k]) => `${CSI}${k}${f}`),
   fc.constantFrom('J', 'K').chain((f) => fc.constantFrom(0, 1, 2).map((k) => `${CSI}${k}${f}`)),
   fc.constantFrom(
     `${CSI}r`,
