@@ -24,7 +24,13 @@ function content(): Buffer {
 describe('fan-out under slow consumers', () => {
   // Paused readers answer no pings: the pong timeout must outlast the test.
   const ctx = useServer({
-    slowConsumerBytes: 64 * 1024,
+    // Not the 64 KiB default of a test: this one process reads all 90 live sockets (~1 GB in ~3 s,
+    // ~400 MB/s, each stream ~4 MB/s) on a 2-core box it shares with the agent, the edge and NATS.
+    // In cluster mode it was measured to stall single sockets for > 250 ms (SLOW_GRACE_MS) with
+    // more than 64 KiB queued (7 of 90 readers lagged, also with main's mirror, 1 run in 2): a
+    // consumer behind by that much for that long is slow by the hub's rule, so that is the test
+    // process, not a hub defect. 1 MiB is still far below what a paused reader piles up (11 MB).
+    slowConsumerBytes: 1024 * 1024,
     pongTimeoutMs: 120_000,
     maxObservers: 1000,
     // 100 sockets of one principal in a burst is the point here, not an abuse to refuse.

@@ -1,14 +1,16 @@
 /**
  * The per-session headless terminal: fed with every PTY output byte, it produces keyframes.
  *
- * Ordering: xterm.js parses `write()` data asynchronously through its own FIFO write buffer and
- * runs each write's callback synchronously right after that chunk is parsed, before the next chunk
- * (WriteBuffer._innerWrite). So a resize or a snapshot is queued as an empty write whose callback
- * does the work: it sees exactly the chunks queued before it and none queued after, while plain
- * writes keep xterm's batching (no per-write round trip through our own queue).
+ * Ordering: writes wait in our own FIFO (xtermFeed.ts), which is drained into xterm.js lazily and
+ * drops a flood's provably scrolled-out prefix unparsed (skipGate.ts). xterm.js parses `write()`
+ * data asynchronously through its own FIFO write buffer and runs each write's callback right after
+ * that chunk is parsed, before the next chunk (WriteBuffer._innerWrite). So a resize or a snapshot
+ * first drains our queue, then is queued as an empty write whose callback does the work: it sees
+ * exactly the chunks queued before it and none queued after.
  */
 import { createHeadlessTerminal, type HeadlessTerminal } from './xterm';
 import { serializeScreenState } from './screenState';
+import { XtermFeed } from './xtermFeed';
 
 export interface ScreenSnapshot {
   /** `vt100-screen-state-v1`: apply with `term.reset(); term.write(snapshot)` on a cols×rows terminal. */
@@ -32,11 +34,18 @@ export interface TerminalStateOptions {
    * session keeps going, see parserGuard.ts). Default: ignored.
    */
   onParseError?: (error: Error) => void;
+  /**
+   * Drop, unparsed, the part of a plain-text flood that is provably scrolled out of the screen and
+   * the scrollback before anyone can see it (skipGate.ts). Default true; false parses every byte
+   * (the reference of the differential test).
+   */
+  skipScrolledOut?: boolean;
+  /** Queued bytes past which the queue is handed to xterm.js without waiting (default 1 MiB). */
+  maxQueuedBytes?: number;
 }
 
 const DEFAULT_SCROLLBACK = 100;
-
-const EMPTY = new Uint8Array(0);
+const DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024;
 
 function checkDimension(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
@@ -44,6 +53,7 @@ function checkDimension(name: string, value: number): void {
 
 export class TerminalState {
   private readonly headless: HeadlessTerminal;
+  private readonly feed: XtermFeed;
   private queuedCols: number;
   private queuedRows: number;
   private disposed = false;
@@ -57,6 +67,11 @@ export class TerminalState {
       throw new RangeError(`scrollback must be >= 0, got ${scrollback}`);
     const onParseError = opts.onParseError ?? ((): void => undefined);
     this.headless = createHeadlessTerminal(opts.cols, opts.rows, Math.max(scrollback, 1), onParseError);
+    this.feed = new XtermFeed(this.headless.term, {
+      skip: opts.skipScrolledOut ?? true,
+      maxQueuedBytes: opts.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
+      scrollback: Math.max(scrollback, 1),
+    });
     this.queuedCols = opts.cols;
     this.queuedRows = opts.rows;
   }
@@ -70,16 +85,22 @@ export class TerminalState {
     return this.queuedRows;
   }
 
+  /** Output bytes dropped unparsed because they were scrolled out before anyone could see them. */
+  get skippedBytes(): number {
+    return this.feed.skippedBytes;
+  }
+
   /**
    * Queues raw PTY bytes. xterm.js keeps its UTF-8 decoder state between writes, so a multibyte
    * character split across calls is decoded correctly. The bytes are copied because xterm holds a
    * reference until it parses them and callers (PTY readers) may reuse their buffer.
-   * `onParsed` runs once xterm has parsed this chunk (how far behind the stream the mirror is);
+   * `onParsed` runs once xterm has parsed (or skipped) this chunk (how far behind the stream the
+   * mirror is);
    * `owned`: the caller hands the bytes over (nobody reuses them), so no copy is made.
    */
   write(data: Uint8Array, onParsed?: () => void, owned = false): void {
     if (this.disposed || data.length === 0) return;
-    this.headless.term.write(owned ? data : data.slice(), onParsed);
+    this.feed.write(owned ? data : data.slice(), onParsed);
   }
 
   resize(cols: number, rows: number): void {
@@ -111,6 +132,7 @@ export class TerminalState {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.feed.close();
     const error = new Error('TerminalState disposed before the snapshot was taken');
     for (const reject of this.pendingSnapshots) reject(error);
     this.pendingSnapshots.clear();
@@ -119,9 +141,6 @@ export class TerminalState {
 
   /** Runs `action` once every write/resize queued so far has been applied, before later ones. */
   private afterQueued(action: () => void): void {
-    this.headless.term.write(EMPTY, () => {
-      // xterm may still drain its buffer after dispose(); the terminal must not be touched then.
-      if (!this.disposed) action();
-    });
+    this.feed.afterQueued(action);
   }
 }
