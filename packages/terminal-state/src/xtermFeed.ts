@@ -2,8 +2,7 @@
  * Hands TerminalState's queued output to xterm.js, lazily, dropping what skipGate.ts proves is
  * scrolled out before anyone can see it.
  *
- * Writes wait in a WriteQueue. It is drained: on setImmediate after the writes of one event-loop
- * turn; at once when it holds more than `maxQueuedBytes`; and always, before anything else, when a
+ * Writes wait in a WriteQueue. It is drained: LAZY_DRAIN_MS after the first write of a batch; at once when it holds more than `maxQueuedBytes`; and always, before anything else, when a
  * resize or snapshot is queued (`afterQueued`), so those see exactly the writes queued before them.
  * A prefix is skipped only when xterm has parsed everything handed to it (its state is then the
  * state at the head of the queue, see skipState.ts); otherwise a lazy drain waits for that.
@@ -17,9 +16,16 @@ import { canSkipFromHere } from './skipState';
 const EMPTY = new Uint8Array(0);
 
 type Later = (callback: () => void) => unknown;
-/** setImmediate (Node; this package is built without Node's typings), else a zero timeout. */
-const timers = globalThis as { setImmediate?: Later; setTimeout?: (callback: () => void, ms: number) => unknown };
-const later: Later = timers.setImmediate ?? ((callback) => timers.setTimeout?.(callback, 0));
+/**
+ * How long written output may wait before a lazy drain. Not the next turn: PTY reads arrive a
+ * few KiB per turn, and a skip keeps the last K lines of each drained batch (~12 KiB at 120×30),
+ * so draining every turn parsed most of a flood anyway (bench: xterm still ~15 ms per MB of a
+ * base64 stream). Batches gathered over this window are mostly skipped. Snapshots and resizes
+ * never wait for it (they drain at once), so a keyframe is as current as before.
+ */
+const LAZY_DRAIN_MS = 16;
+const timers = globalThis as { setTimeout?: (callback: () => void, ms: number) => { unref?: () => void } };
+const later: Later = (callback) => timers.setTimeout?.(callback, LAZY_DRAIN_MS)?.unref?.();
 
 export interface FeedOptions {
   skip: boolean;
