@@ -108,6 +108,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     metrics: deps.metrics,
     onLagged: (conn) =>
       logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
+    onDrained: (conn) => void handler.resumeLagged(conn),
     // A Closed frame ends every connection of the session once it was delivered: the hub's one
     // subscription per session sees it, so no second subscription watches for it.
     onEntry: (entry, sessionId) => {

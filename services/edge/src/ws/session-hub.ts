@@ -3,6 +3,7 @@ import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry
 import type { Logger } from '../logger';
 import type { TemplatedApp } from '../uws';
 import { moveFeed, type Conn } from './connection';
+import { LagWatch } from './lag-watch';
 import { RecentFrames } from './recent-frames';
 import { serializeEntry, type SerializedFrame } from './serialized-frame';
 
@@ -23,6 +24,12 @@ export interface HubOptions {
   /** Socket backlog past which it is skipped at once: below uWS's maxBackpressure, where it drops frames. */
   hardBacklogBytes: number;
   onLagged: (conn: Conn) => void;
+  /**
+   * A lagged connection's socket has drained: resume it (PTY_OUTPUT_LAGGED, Keyframe, catch-up).
+   * uWS's drain event does that too; this is the hub's own check, so a lag never rests on one
+   * event (the cluster fan-out bench left some observers lagged for good).
+   */
+  onDrained?: (conn: Conn) => void;
   /** Every entry the hub delivered, once, with its session: what else must react to the feed. */
   onEntry?: (entry: LogEntry, sessionId: string) => void;
   metrics?: EdgeMetrics;
@@ -60,6 +67,7 @@ export class SessionHub implements Disposable {
   head: number;
   private readonly recent = new RecentFrames({ frames: RECENT_FRAMES, bytes: RECENT_BYTES });
   readonly conns = new Set<Conn>();
+  private readonly lagWatch: LagWatch;
   private readonly pending = new Set<Conn>();
   private readonly unsubscribe: Unsubscribe;
   private readonly catchingUp = new Set<Conn>();
@@ -80,10 +88,12 @@ export class SessionHub implements Disposable {
     this.jsonTopic = topicFor(sessionId, false);
     this.binaryTopic = topicFor(sessionId, true);
     this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e));
+    this.lagWatch = new LagWatch(this.conns, opts.slowConsumerBytes / 4, opts.onDrained);
   }
 
   dispose(): void {
     this.unsubscribe();
+    this.lagWatch.dispose();
   }
 
   /** Entries held while a gap in the feed is filled from the log, so order is never broken. */
@@ -342,6 +352,7 @@ export class SessionHub implements Disposable {
     else this.leaveTopics(conn, 'lagged');
     this.opts.metrics?.lagSkip();
     this.opts.onLagged(conn);
+    this.lagWatch.start();
   }
 
   /** Resumes a lagged connection once its socket drained: the caller sends LAGGED + Keyframe. */

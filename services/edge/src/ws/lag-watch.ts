@@ -1,0 +1,43 @@
+import type { Disposable } from '@pty-ws/ports';
+import type { Conn } from './connection';
+
+/** How often lagged connections are checked for a drained socket. */
+const LAG_WATCH_MS = 100;
+
+/**
+ * A hub's own check for lagged connections whose socket has drained, polled while any is lagged.
+ * uWS's drain event resumes them too; this makes sure a lag never rests on that one event (in the
+ * cluster fan-out bench some observers stayed lagged for good).
+ */
+export class LagWatch implements Disposable {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly conns: Iterable<Conn>,
+    /** Socket backlog at or below which a lagged connection counts as drained. */
+    private readonly drainedBytes: number,
+    private readonly onDrained: ((conn: Conn) => void) | undefined,
+  ) {}
+
+  /** A connection just lagged: watch until none is. */
+  start(): void {
+    if (this.timer || !this.onDrained) return;
+    this.timer = setInterval(() => this.check(), LAG_WATCH_MS);
+    this.timer.unref();
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private check(): void {
+    let lagged = 0;
+    for (const conn of this.conns) {
+      if (conn.feed !== 'lagged') continue;
+      lagged++;
+      if (conn.ws && conn.open && conn.ws.getBufferedAmount() <= this.drainedBytes) this.onDrained?.(conn);
+    }
+    if (lagged === 0) this.dispose();
+  }
+}
