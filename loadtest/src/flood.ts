@@ -28,6 +28,16 @@ export class FloodReader {
     } else this.tail = look.subarray(Math.max(0, look.length - MARKER.length));
   }
 
+  /**
+   * The screen a lagged reader was handed (a Keyframe): if the marker is on it, the reader has
+   * reached the end of the flood, though it was skipped past the bytes (they are not counted).
+   */
+  screen(snapshot: Buffer): void {
+    if (this.endAt !== undefined || !snapshot.includes(MARKER)) return;
+    this.endAt = performance.now();
+    this.resolveDone();
+  }
+
   /** Ends the wait without the marker (socket closed, session closed, timeout). */
   abort(): void {
     this.resolveDone();

@@ -26,6 +26,7 @@ interface JsonFrame {
     data?: string;
     code?: string;
     message?: string;
+    snapshot?: string;
     anchor_sequence?: number;
     session?: { current_sequence?: number };
   };
@@ -61,6 +62,8 @@ export class BenchSocket implements ByteChannel {
   lagged = 0;
   closed = false;
   onClosedFrame: () => void = () => {};
+  /** A Keyframe's screen after PTY_OUTPUT_LAGGED: what a skipped-forward reader was handed instead of the bytes. */
+  onScreenAfterLag: (screen: Buffer) => void = () => {};
   private output: (chunk: Buffer, sequence: number) => void = () => {};
   private waiters: Array<(f: JsonFrame) => boolean> = [];
   private counting: { frames: number; bytes: number } | undefined;
@@ -122,6 +125,8 @@ export class BenchSocket implements ByteChannel {
       this.output(Buffer.from(f.payload.data, 'base64'), f.sequence ?? -1);
     } else if (kind === 'Closed') this.onClosedFrame();
     if (f.payload?.code === 'PTY_OUTPUT_LAGGED') this.lagged++;
+    else if (kind === 'Keyframe' && this.lagged > 0 && typeof f.payload?.snapshot === 'string')
+      this.onScreenAfterLag(Buffer.from(f.payload.snapshot, 'base64'));
     if (f.op === 'binding_hello') this.helloFrame = f;
     if (this.waiters.length) this.waiters = this.waiters.filter((w) => !w(f));
   }

@@ -30,6 +30,7 @@ export async function serviceFanout(
   const readers = sockets.map((s) => {
     const r = new FloodReader();
     s.setListener((chunk) => r.feed(chunk));
+    s.onScreenAfterLag = (screen) => r.screen(screen);
     // A Closed frame or a dropped socket ends this reader's wait even without the marker.
     s.onClosedFrame = () => setTimeout(() => r.abort(), 300);
     return r;
