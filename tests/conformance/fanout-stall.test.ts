@@ -8,19 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SUBPROTOCOL_BINARY } from '@pty-ws/protocol';
 import { useServer } from './support';
-import { LeanMember } from './support-lean-member';
+import { LeanMember, floodSession, numberedLines } from './support-lean-member';
 
 const MEMBERS = 100;
 const PAUSED = 10;
 const MARK = 'FANOUT_END_MARK';
 const BLOCK = 256 * 1024;
-
-/** ~11 MB of numbered lines (more than loopback buffers absorb for a paused reader), CR LF already (the PTY runs with -opost: bytes pass unchanged). */
-function content(): Buffer {
-  const lines: string[] = [];
-  for (let i = 0; i < 150_000; i++) lines.push(`line ${String(i).padStart(6, '0')} ${'x'.repeat(64)}\r\n`);
-  return Buffer.from(lines.join(''), 'latin1');
-}
 
 describe('fan-out under slow consumers', () => {
   // Paused readers answer no pings: the pong timeout must outlast the test.
@@ -42,28 +35,17 @@ describe('fan-out under slow consumers', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('100 members, 10 paused: readers get every byte in order, paused ones lag, resume and see the end', async () => {
-    const body = content();
+    const body = numberedLines('x');
     const blocks = Math.ceil(body.length / BLOCK);
     const file = join(dir, 'content.txt');
     writeFileSync(file, body);
     const expected = Buffer.concat([body, Buffer.from(`${MARK}\r\n`, 'latin1')]);
-    const s = (
-      await ctx().createSession({
-        // Paced at ~2.5 MB/s (256 KiB every 0.1 s): 90 readers in this one process then need
-        // ~230 MB/s, which a 2-core box shared with the service can read. Unpaced, cat outran
-        // what the process could read of 90 sockets, and readers lagged by the hub's rule, which
-        // is right for a reader that slow (1 run in 2 to 4 in cluster mode beside other suites).
-        argv: [
-          '/bin/sh',
-          '-c',
-          `stty -echo -opost; read _; for i in $(seq 0 ${blocks - 1}); do dd if='${file}' bs=${BLOCK} skip=$i count=1 status=none; sleep 0.1; done; printf '${MARK}\\r\\n'; exec sleep 600`,
-        ],
-        cols: 120,
-        rows: 30,
-      })
-    ).session_id;
-    const url = ctx().server.attachUrl(s);
-    const token = ctx().server.adminToken;
+    // Paced at ~2.5 MB/s (256 KiB every 0.1 s): 90 readers in this one process then need
+    // ~230 MB/s, which a 2-core box shared with the service can read. Unpaced, cat outran
+    // what the process could read of 90 sockets, and readers lagged by the hub's rule, which
+    // is right for a reader that slow (1 run in 2 to 4 in cluster mode beside other suites).
+    const paced = `for i in $(seq 0 ${blocks - 1}); do dd if='${file}' bs=${BLOCK} skip=$i count=1 status=none; sleep 0.1; done`;
+    const { url, token } = await floodSession(ctx(), paced, MARK);
     const members: LeanMember[] = [];
     try {
       for (let i = 0; i < MEMBERS; i++) {

@@ -10,16 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SUBPROTOCOL_BINARY } from '@pty-ws/protocol';
 import { useServer } from './support';
-import { LeanMember } from './support-lean-member';
+import { LeanMember, floodSession, numberedLines } from './support-lean-member';
 
 const MARK = 'REPLAY_END_MARK';
-
-/** ~11 MB of numbered lines, CR LF already (the PTY runs with -opost: bytes pass unchanged). */
-function content(): Buffer {
-  const lines: string[] = [];
-  for (let i = 0; i < 150_000; i++) lines.push(`line ${String(i).padStart(6, '0')} ${'y'.repeat(64)}\r\n`);
-  return Buffer.from(lines.join(''), 'latin1');
-}
 
 describe('replay into a socket that stops reading', () => {
   // The paused reader answers no pings meanwhile.
@@ -28,19 +21,11 @@ describe('replay into a socket that stops reading', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('gets every byte of the history in order, or PTY_OUTPUT_LAGGED and a Keyframe: no hole', async () => {
-    const body = content();
+    const body = numberedLines('y');
     const file = join(dir, 'history.txt');
     writeFileSync(file, body);
     const expected = Buffer.concat([body, Buffer.from(`${MARK}\r\n`, 'latin1')]);
-    const s = (
-      await ctx().createSession({
-        argv: ['/bin/sh', '-c', `stty -echo -opost; read _; cat '${file}'; printf '${MARK}\\r\\n'; exec sleep 600`],
-        cols: 120,
-        rows: 30,
-      })
-    ).session_id;
-    const url = ctx().server.attachUrl(s);
-    const token = ctx().server.adminToken;
+    const { url, token } = await floodSession(ctx(), `cat '${file}'`, MARK);
     const members: LeanMember[] = [];
     try {
       const writer = await LeanMember.join(url, token, SUBPROTOCOL_BINARY, 'controller', MARK);

@@ -4,6 +4,7 @@
  * as they pass, and watches for one marker in Output or in a Keyframe's screen.
  */
 import WebSocket from 'ws';
+import type { TestContext } from '@pty-ws/testkit';
 import { EXTENSION_URI, clientFrame, encodeInputFrame, type PtyRole } from '@pty-ws/protocol';
 
 const PW1O_HEADER = 13;
@@ -163,4 +164,28 @@ export class LeanMember {
     this.markSeen = true;
     this.resolveMark();
   }
+}
+
+/** ~11 MB of numbered lines, CR LF already (the flood sessions run the PTY with -opost: bytes pass unchanged). */
+export function numberedLines(fill: string): Buffer {
+  const lines: string[] = [];
+  for (let i = 0; i < 150_000; i++) lines.push(`line ${String(i).padStart(6, '0')} ${fill.repeat(64)}\r\n`);
+  return Buffer.from(lines.join(''), 'latin1');
+}
+
+/**
+ * A 120×30 session that waits for one line of input, then runs `command` and prints `mark`
+ * (CR LF); the attach URL and token of its members.
+ */
+export async function floodSession(
+  ctx: TestContext,
+  command: string,
+  mark: string,
+): Promise<{ url: string; token: string }> {
+  const s = await ctx.createSession({
+    argv: ['/bin/sh', '-c', `stty -echo -opost; read _; ${command}; printf '${mark}\\r\\n'; exec sleep 600`],
+    cols: 120,
+    rows: 30,
+  });
+  return { url: ctx.server.attachUrl(s.session_id), token: ctx.server.adminToken };
 }
