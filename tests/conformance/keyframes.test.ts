@@ -45,17 +45,7 @@ describe('keyframe cadence by frames (keyframe_interval_frames 5)', () => {
     expect(outputs.length).toBeGreaterThanOrEqual(20);
     expect(keyframes.length).toBeGreaterThanOrEqual(Math.floor(outputs.length / 5) - 1);
     // Never more than 5 Output frames without a Keyframe in between (after the first one).
-    let run = 0;
-    let maxRun = 0;
-    let started = false;
-    for (const r of stream) {
-      if (is.kind('Keyframe')(r)) {
-        if (started) maxRun = Math.max(maxRun, run);
-        started = true;
-        run = 0;
-      } else run += 1;
-    }
-    expect(maxRun).toBeLessThanOrEqual(5);
+    expect(longestRun(stream)).toBeLessThanOrEqual(5);
     // Cadence keyframes belong to the shared story: they take their own sequence number, and
     // every attached client gets them under the same number.
     const logged = ctl.frames

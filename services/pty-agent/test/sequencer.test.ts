@@ -41,19 +41,26 @@ async function settled(sequencer: Sequencer): Promise<void> {
   }
 }
 
+/** A sequencer of session S on `log` from sequence 0, recording failures and confirmed sequences. */
+function sequencerOn(log: FrameLog, clock?: ManualClock) {
+  const confirmed: number[] = [];
+  const failures: Error[] = [];
+  const sequencer = new Sequencer({
+    sessionId: S,
+    log,
+    lastSeq: 0,
+    onFailure: (err) => failures.push(err),
+    afterAppend: (e) => confirmed.push(e.seq),
+    ...(clock ? { clock } : {}),
+  });
+  return { sequencer, confirmed, failures };
+}
+
 describe('Sequencer', () => {
   it('keeps several appends in flight and confirms them in order', async () => {
     const inner = new MemoryFrameLog();
     const remote = remoteLog(inner, () => false);
-    const confirmed: number[] = [];
-    const failures: Error[] = [];
-    const sequencer = new Sequencer({
-      sessionId: S,
-      log: remote.log,
-      lastSeq: 0,
-      onFailure: (err) => failures.push(err),
-      afterAppend: (e) => confirmed.push(e.seq),
-    });
+    const { sequencer, confirmed, failures } = sequencerOn(remote.log);
     for (const n of range(200)) sequencer.output('stdout', Buffer.from(`frame ${n}`));
     await settled(sequencer);
     expect(failures).toEqual([]);
@@ -66,15 +73,7 @@ describe('Sequencer', () => {
     const inner = new MemoryFrameLog();
     // Two outages; behind each, the appends already sent fail too (the log refuses them as out of order).
     const remote = remoteLog(inner, (seq, attempt) => attempt === 1 && (seq === 40 || seq === 41 || seq === 150));
-    const confirmed: number[] = [];
-    const failures: Error[] = [];
-    const sequencer = new Sequencer({
-      sessionId: S,
-      log: remote.log,
-      lastSeq: 0,
-      onFailure: (err) => failures.push(err),
-      afterAppend: (e) => confirmed.push(e.seq),
-    });
+    const { sequencer, confirmed, failures } = sequencerOn(remote.log);
     for (const n of range(300)) {
       sequencer.output('stdout', Buffer.from(`frame ${n}`));
       if (n % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -89,8 +88,7 @@ describe('Sequencer', () => {
   it('gives up on a sequence conflict with nothing in flight before it: another writer', async () => {
     const inner = new MemoryFrameLog();
     await inner.append(S, { type: 'output', seq: 1, id: 'other', ts: 1, stream: 'stdout', data: Buffer.from('x') });
-    const failures: Error[] = [];
-    const sequencer = new Sequencer({ sessionId: S, log: inner, lastSeq: 0, onFailure: (err) => failures.push(err) });
+    const { sequencer, failures } = sequencerOn(inner);
     sequencer.output('stdout', Buffer.from('mine'));
     sequencer.output('stdout', Buffer.from('mine too'));
     await settled(sequencer);
@@ -106,14 +104,7 @@ describe('Sequencer', () => {
       attempts++;
       return Promise.reject(new Error('NATS is down'));
     };
-    const failures: Error[] = [];
-    const sequencer = new Sequencer({
-      sessionId: S,
-      log: down,
-      lastSeq: 0,
-      onFailure: (err) => failures.push(err),
-      clock,
-    });
+    const { sequencer, failures } = sequencerOn(down, clock);
     sequencer.output('stdout', Buffer.from('x'));
     const turns = async () => {
       for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));

@@ -5,7 +5,8 @@ import type { Conn } from './connection';
 const LAG_WATCH_MS = 100;
 
 /**
- * A hub's own check for lagged connections whose socket has drained, polled while any is lagged.
+ * A hub's own look at its lagged connections, polled while any is lagged: each is offered for a
+ * resume, which goes ahead only once its socket has drained.
  * uWS's drain event resumes them too; this makes sure a lag never rests on that one event (in the
  * cluster fan-out bench some observers stayed lagged for good).
  */
@@ -14,8 +15,7 @@ export class LagWatch implements Disposable {
 
   constructor(
     private readonly conns: Iterable<Conn>,
-    /** Socket backlog at or below which a lagged connection counts as drained. */
-    private readonly drainedBytes: number,
+    /** Called for each lagged connection: it resumes the ones whose socket drained (SessionHub.drained). */
     private readonly onDrained: ((conn: Conn) => void) | undefined,
   ) {}
 
@@ -36,7 +36,7 @@ export class LagWatch implements Disposable {
     for (const conn of this.conns) {
       if (conn.feed !== 'lagged') continue;
       lagged++;
-      if (conn.ws && conn.open && conn.ws.getBufferedAmount() <= this.drainedBytes) this.onDrained?.(conn);
+      if (conn.open) this.onDrained?.(conn);
     }
     if (lagged === 0) this.dispose();
   }

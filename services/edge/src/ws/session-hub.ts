@@ -88,7 +88,7 @@ export class SessionHub implements Disposable {
     this.jsonTopic = topicFor(sessionId, false);
     this.binaryTopic = topicFor(sessionId, true);
     this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e));
-    this.lagWatch = new LagWatch(this.conns, opts.slowConsumerBytes / 4, opts.onDrained);
+    this.lagWatch = new LagWatch(this.conns, opts.onDrained);
   }
 
   dispose(): void {
