@@ -3,6 +3,7 @@ import * as pty from 'node-pty';
 import type { PtyExit, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 import { HeldOutput, LatchedEvent } from './held-events';
+import { writeToPty } from './pty-write';
 
 /** After exit, the tty counts as drained once it has been silent this long. */
 const DRAIN_QUIET_MS = 50;
@@ -90,7 +91,7 @@ class NodePtyProcess implements PtyProcess {
     this.exit.subscribe(listener);
   }
   write(data: Uint8Array): void {
-    this.term.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string);
+    writeToPty(this.term, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
   resize(size: TerminalSize): void {
     this.term.resize(size.cols, size.rows);
