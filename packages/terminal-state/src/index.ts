@@ -1,1 +1,2 @@
 export { TerminalState, type ScreenSnapshot, type TerminalStateOptions } from './TerminalState';
+export { primeKeyframes } from './prime';

@@ -34,7 +34,9 @@ function isDefaultBlank(cell: IBufferCell | undefined): boolean {
 /** The row's cells from column 0: printed characters and erased runs of blank cells. */
 function paintRow(line: IBufferLine, cols: number): string {
   let end = cols;
-  while (end > 0 && isDefaultBlank(line.getCell(end - 1))) end--;
+  // One reused cell for the scan (getCell allocates otherwise): most rows end in blanks.
+  let scan: IBufferCell | undefined;
+  while (end > 0 && isDefaultBlank((scan = line.getCell(end - 1, scan)))) end--;
   let out = '';
   let pen = '';
   // The cell the current pen was computed from: SGR strings are only built when attributes change.

@@ -62,6 +62,26 @@ export function backgroundSgr(attrs: AttributeSource): string {
   return `\x1b[${[0, ...colorParams('bg', attrs)].join(';')}m`;
 }
 
+/**
+ * True when absoluteSgr would say more than backgroundSgr: a flag or a foreground colour is set.
+ * Answered from the getters, without building either string (it is asked of every blank cell).
+ */
+export function hasPenBeyondBackground(attrs: AttributeSource): boolean {
+  return (
+    attrs.isFgRGB() ||
+    attrs.isFgPalette() ||
+    !!attrs.isBold() ||
+    !!attrs.isDim() ||
+    !!attrs.isItalic() ||
+    !!attrs.isUnderline() ||
+    !!attrs.isBlink() ||
+    !!attrs.isInverse() ||
+    !!attrs.isInvisible() ||
+    !!attrs.isStrikethrough() ||
+    !!attrs.isOverline()
+  );
+}
+
 /** True when the attributes are the terminal default (what `CSI 0 m` / a reset leaves). */
 export function isDefaultAttributes(attrs: AttributeSource): boolean {
   return absoluteSgr(attrs) === '\x1b[0m';

@@ -18,6 +18,7 @@ import { SessionManager } from './session/session-manager';
 import { ShellTaskExecutor } from './tasks/task-executor';
 import { TaskService } from './tasks/task-service';
 import { tracedControl } from './session/traced-control';
+import { primeMirror } from './mirror/terminal-mirror';
 
 export interface AgentStores {
   registry: SessionRegistry;
@@ -50,6 +51,8 @@ export interface CreatedAgent {
   sessionHost: SessionHostCapabilities;
   /** Posts push notifications (when `stores.push` was given); stop it on shutdown. */
   webhooks?: WebhookDeliverer;
+  /** Settles once the keyframe code is compiled (primeMirror): await it before serving. */
+  primed: Promise<void>;
 }
 
 /** Builds an agent's SessionManager from configuration: the same in single-node and cluster mode. */
@@ -127,6 +130,9 @@ export function createSessionManager(
   });
   return {
     manager,
+    primed: primeMirror(config.mirrorThread).catch((err: Error) =>
+      logger.warn({ err: err.message }, 'could not prime the terminal mirror'),
+    ),
     control: tracedControl(manager, tracer),
     sessionHost: hosts.capabilities,
     ...(webhooks ? { webhooks } : {}),

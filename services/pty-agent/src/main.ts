@@ -26,7 +26,7 @@ async function main(): Promise<RunningService> {
   if (orphans.length > 0)
     logger.warn({ sessions: orphans }, 'closed sessions whose processes died with the previous agent');
 
-  const { manager, control, sessionHost, webhooks } = createSessionManager(
+  const { manager, control, sessionHost, webhooks, primed } = createSessionManager(
     config,
     {
       registry: backend.pg.sessions,
@@ -43,6 +43,7 @@ async function main(): Promise<RunningService> {
     logger,
     metrics,
   );
+  await primed;
   // Notifications the previous process of this agent id had not delivered yet (killed, or its
   // shutdown drain ran out) go out again.
   const resumed = (await webhooks?.resume()) ?? 0;

@@ -76,6 +76,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     control,
     sessionHost,
     webhooks,
+    primed,
   } = createSessionManager(
     config,
     {
@@ -91,6 +92,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     ...(opts.tracing ? [opts.tracing.tracer(AGENT_SERVICE)] : []),
   );
 
+  await primed;
   // What the previous run left undelivered goes out again (an unreadable outbox only loses that).
   await webhooks?.resume().catch((err: Error) => logger.warn({ err: err.message }, 'push outbox unreadable'));
   // Audit trail: JSON lines (default <stateDir>/audit.jsonl), queryable at GET /api/v1/audit.

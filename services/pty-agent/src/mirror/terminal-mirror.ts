@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { TerminalState, type ScreenSnapshot } from '@pty-ws/terminal-state';
+import { TerminalState, primeKeyframes, type ScreenSnapshot } from '@pty-ws/terminal-state';
 import type { FromMirror, ToMirror } from './messages';
 
 /** What SessionRuntime needs of its mirror: TerminalState's API, in-thread or in the worker. */
@@ -52,6 +52,15 @@ export function createTerminalMirror(opts: MirrorOptions): TerminalMirror {
   const script = opts.thread === 'worker' ? workerScript() : undefined;
   if (script) return pool(script).open(opts);
   return new TerminalState(opts);
+}
+
+/**
+ * Compiles the in-thread keyframe code before the first session needs it: untouched, a session's
+ * first cadence keyframe took 15–30 ms and held up the keystroke behind it (the worst echo of a
+ * run). The worker compiles its own copy, off the event loop, so it is left as it is.
+ */
+export function primeMirror(thread: 'main' | 'worker'): Promise<void> {
+  return thread === 'main' || !workerScript() ? primeKeyframes() : Promise.resolve();
 }
 
 function workerScript(): string | undefined {
