@@ -4,6 +4,8 @@
  * message "go" starts the flood: the same bytes a flooding session prints (base64 lines, then the
  * end marker), published as 32 KiB binary frames as fast as the slowest subscriber drains (above
  * 1 MiB of backlog on any socket it waits for `drain`; uWS would drop frames otherwise).
+ * A binary message is sent straight back: the WebSocket round trip of a keystroke echo, without
+ * the PTY (the echo floor beside raw node-pty's PTY round trip).
  *
  * argv: <payload bytes>. Prints `port <n>` once listening.
  */
@@ -49,8 +51,12 @@ app.ws('/*', {
     sockets.add(ws);
     ws.subscribe(TOPIC);
   },
-  message: (_ws, message, isBinary) => {
-    if (!isBinary && Buffer.from(message).toString() === 'go' && offset < 0) {
+  message: (ws, message, isBinary) => {
+    if (isBinary) {
+      ws.send(message, true);
+      return;
+    }
+    if (Buffer.from(message).toString() === 'go' && offset < 0) {
       offset = 0;
       pump();
     }

@@ -104,13 +104,14 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(emb.metrics.fanout_big.observers).toBe(report.profile.bigFanout.observers);
   });
 
-  it('has the peer (wetty) and the raw uWS publish floor from the same run', () => {
+  it('has the peer (wetty) and the raw uWS floor (publish and echo) from the same run', () => {
     const wetty = report.targets.wetty;
     expect({ status: wetty.status, errors: wetty.errors }).toEqual({ status: 'ok', errors: {} });
     expectFinite(wetty.metrics.echo_1, ECHO, 'wetty.echo_1');
     expectFinite(wetty.metrics.throughput['1'], FANOUT, 'wetty.throughput.1');
     const floor = report.targets['uws-floor'];
     expect({ status: floor.status, errors: floor.errors }).toEqual({ status: 'ok', errors: {} });
+    expectFinite(floor.metrics.echo_1, ECHO, 'floor.echo_1');
     for (const n of report.profile.observers) expectFinite(floor.metrics.throughput[String(n)], FANOUT, `floor.${n}`);
     expectFinite(floor.metrics.fanout_big, FANOUT, 'floor.fanout_big');
     expectFinite(report.ratios_to_wetty.embedded, ['echo_1_p50', 'throughput_1_per_observer'], 'ratios_to_wetty');
@@ -135,8 +136,8 @@ describe('npm run bench -- --tiny (smoke)', () => {
 
   it('prints the table with a row per figure and a column per target', () => {
     expect(stdout).toMatch(/^metric\s+raw-node-pty\s+uws-floor\s+wetty\s+embedded\s+cluster$/m);
-    // raw, floor (no echo), wetty (ratio to raw), embedded (ratios to raw and to wetty)
-    expect(stdout).toMatch(/^echo p50 ms, 1 session\s+\S+\s+n\/a\s+\S+ \([\d.]+x\)\s+\S+ \([\d.]+x, [\d.]+x wetty\)/m);
+    // raw, floor (the WebSocket round trip alone), wetty (ratio to raw), embedded (ratios to raw and to wetty)
+    expect(stdout).toMatch(/^echo p50 ms, 1 session\s+[\d.]+\s+[\d.]+\s+\S+ \([\d.]+x\)\s+\S+ \([\d.]+x, [\d.]+x wetty\)/m);
     expect(stdout).toMatch(/^JSON: /m);
   });
 });

@@ -9,8 +9,9 @@ import { FloodReader } from '../flood';
 import type { Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
-import { mean, round } from '../stats';
-import type { FanoutMetric, TargetResult } from '../types';
+import { sampleEcho, type ByteChannel } from '../channel';
+import { mean, round, summarize } from '../stats';
+import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 async function open(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
@@ -22,13 +23,31 @@ async function open(url: string): Promise<WebSocket> {
   return ws;
 }
 
-async function floorFanout(observers: number, bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
+/** The floor's server process; its URL once it listens. */
+async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid: number }> {
   const child = spawnTracked(process.execPath, [join(__dirname, '..', 'uws-floor-child.js'), String(bytes)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   c.add(() => stopChild(child, 1000));
   const m = await waitForOutput(child, /port (\d+)/, 15_000, 'uws floor');
-  const url = `ws://127.0.0.1:${m[1] as string}/`;
+  return { url: `ws://127.0.0.1:${m[1] as string}/`, pid: child.pid as number };
+}
+
+/** A keystroke's WebSocket round trip alone: the server sends each binary message back. */
+async function floorEcho(samples: number, c: Cleanup): Promise<EchoMetric> {
+  const { url, pid } = await startFloor(1, c);
+  const ws = await open(url);
+  c.add(() => ws.terminate());
+  let listener: (chunk: Buffer) => void = () => {};
+  ws.on('message', (d: Buffer) => listener(d));
+  const channel: ByteChannel = { write: (data) => ws.send(data), setListener: (l) => (listener = l) };
+  const cpu = new CpuMeter([pid]);
+  const latencies = await sampleEcho(channel, samples);
+  return { sessions: 1, busy_rate_hz: 0, server_cpu_pct: round(cpu.percent(), 1), ...summarize(latencies) };
+}
+
+async function floorFanout(observers: number, bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
+  const { url, pid } = await startFloor(bytes, c);
   const sockets: WebSocket[] = [];
   for (let i = 0; i < observers; i++) sockets.push(await open(url));
   c.add(() => sockets.forEach((s) => s.terminate()));
@@ -37,7 +56,7 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
     s.on('message', (d: Buffer) => r.feed(d));
     return r;
   });
-  const server = new CpuMeter([child.pid as number]);
+  const server = new CpuMeter([pid]);
   const client = new CpuMeter([process.pid]);
   const t0 = performance.now();
   sockets[0]?.send('go');
@@ -66,6 +85,9 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
 
 export async function benchUwsFloor(p: Profile, result: TargetResult, budget: Budget): Promise<void> {
   result.process = { host_pid: process.pid };
+  await phase(result, 'echo_1', budget, async (c) => {
+    result.metrics.echo_1 = await floorEcho(p.echoSamples, c);
+  });
   for (const n of p.observers) {
     await phase(result, `throughput_${n}`, budget, async (c) => {
       result.metrics.throughput[String(n)] = await floorFanout(n, n === 1 ? p.streamBytes : p.floodBytes, 60_000, c);
