@@ -137,7 +137,9 @@ describe('npm run bench -- --tiny (smoke)', () => {
   it('prints the table with a row per figure and a column per target', () => {
     expect(stdout).toMatch(/^metric\s+raw-node-pty\s+uws-floor\s+wetty\s+embedded\s+cluster$/m);
     // raw, floor (the WebSocket round trip alone), wetty (ratio to raw), embedded (ratios to raw and to wetty)
-    expect(stdout).toMatch(/^echo p50 ms, 1 session\s+[\d.]+\s+[\d.]+\s+\S+ \([\d.]+x\)\s+\S+ \([\d.]+x, [\d.]+x wetty\)/m);
+    expect(stdout).toMatch(
+      /^echo p50 ms, 1 session\s+[\d.]+\s+[\d.]+\s+\S+ \([\d.]+x\)\s+\S+ \([\d.]+x, [\d.]+x wetty\)/m,
+    );
     expect(stdout).toMatch(/^JSON: /m);
   });
 });
