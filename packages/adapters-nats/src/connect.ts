@@ -1,4 +1,5 @@
 import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
+import { batchWritesPerTurn } from './write-batching';
 
 export type NatsConnectOptions = Omit<NodeConnectionOptions, 'servers' | 'name'>;
 
@@ -8,19 +9,32 @@ export type NatsConnectOptions = Omit<NodeConnectionOptions, 'servers' | 'name'>
  *
  * Defaults suit a long-running service: a 5 s first-connect timeout so a wrong URL fails start-up
  * promptly, then unlimited reconnects so a NATS restart does not take the service down with it.
+ * No async stack traces: with them every request (each JetStream append, each keystroke sent to
+ * its agent) builds an Error and a TimeoutError up front, just in case; in an agent profile of
+ * 50 typing sessions over NATS those constructors took 16 % of the event loop.
  */
 export async function connectNats(
   url: string,
   name: string,
   options: NatsConnectOptions = {},
 ): Promise<NatsConnection> {
+  let nc: NatsConnection;
   try {
-    return await connect({ timeout: 5000, maxReconnectAttempts: -1, ...options, servers: url, name });
+    nc = await connect({
+      timeout: 5000,
+      maxReconnectAttempts: -1,
+      noAsyncTraces: true,
+      ...options,
+      servers: url,
+      name,
+    });
   } catch (error) {
     throw new Error(`cannot connect to NATS at ${redactNatsUrl(url)} (as '${name}'): ${describe(error)}`, {
       cause: error,
     });
   }
+  batchWritesPerTurn(nc);
+  return nc;
 }
 
 /** Drops `user:password@` (or a token) from each server of a comma-separated list. */
