@@ -1,4 +1,5 @@
 import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
+import { stacklessReplyDispatch } from './reply-dispatch';
 import { batchWritesPerTurn } from './write-batching';
 
 export type NatsConnectOptions = Omit<NodeConnectionOptions, 'servers' | 'name'>;
@@ -34,6 +35,7 @@ export async function connectNats(
     });
   }
   batchWritesPerTurn(nc);
+  stacklessReplyDispatch(nc);
   return nc;
 }
 
