@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Pool } from 'pg';
-import type { TaskRecord } from '@pty-ws/ports';
+import { SequenceConflictError, type OutputEntry, type TaskRecord } from '@pty-ws/ports';
 import { encodePageToken as memoryPageToken } from '@pty-ws/ports';
 import { uniqueId } from '@pty-ws/testkit/contracts';
 import {
@@ -9,12 +9,24 @@ import {
   MIGRATIONS,
   openPostgresAdapters,
   PgTaskStore,
+  PgTranscriptArchive,
   redactPostgresUrl,
   type PostgresAdapters,
 } from '../src';
 import { createTestDatabase } from './pg-fixture';
 
 const T0 = 1_700_000_000_000;
+
+function outputs(from: number, to: number): OutputEntry[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => ({
+    type: 'output' as const,
+    seq: from + i,
+    id: uniqueId('entry'),
+    ts: T0 + from + i,
+    stream: 'stdout' as const,
+    data: new TextEncoder().encode(`line ${from + i}\r\n`),
+  }));
+}
 
 function task(instanceId: string, createdAt: number, text = 'hi'): TaskRecord {
   return {
@@ -92,6 +104,29 @@ describe('PostgreSQL adapters beyond the contracts', () => {
     const page = await pg.tasks.list({ instanceId }, 2, token);
     expect(page.tasks.map((t) => t.task.id)).toEqual([records[2]?.task.id, records[1]?.task.id]);
     expect(page.nextPageToken).toBe(memoryPageToken({ createdAt: T0 + 1, taskId: records[1]?.task.id ?? '' }));
+  });
+
+  it('archives an owner’s next chunk in one query; a writer whose memory is stale asks the table', async () => {
+    const pool = new Pool({ connectionString: db.url });
+    try {
+      const queries = jest.spyOn(pool, 'query');
+      const owner = new PgTranscriptArchive(pool, 'ptyws_extra');
+      const other = new PgTranscriptArchive(pool, 'ptyws_extra');
+      const sessionId = uniqueId('session');
+      await owner.append(sessionId, outputs(1, 3)); // first chunk: reads the head, then inserts
+      queries.mockClear();
+      await owner.append(sessionId, outputs(4, 6));
+      expect(queries).toHaveBeenCalledTimes(1); // the insert only
+      await other.append(sessionId, outputs(7, 9)); // another process (a takeover) moves the head
+      queries.mockClear();
+      await owner.append(sessionId, outputs(7, 12)); // stale memory: 7..9 are there already
+      expect(queries.mock.calls.length).toBeGreaterThan(1);
+      await expect(owner.append(sessionId, outputs(20, 21))).rejects.toBeInstanceOf(SequenceConflictError);
+      expect((await owner.read(sessionId, 0)).map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      expect(await owner.stats(sessionId)).toMatchObject({ firstSeq: 1, lastSeq: 12, frames: 12 });
+    } finally {
+      await pool.end();
+    }
   });
 
   it('removes a session field patched to undefined, like the memory registry', async () => {
