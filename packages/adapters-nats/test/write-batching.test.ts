@@ -88,6 +88,23 @@ describe('batchWritesPerTurn', () => {
     expect(await arriving).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('still writes a buffer past nats.js’s pending limit at once, without waiting for the turn to end', async () => {
+    const subject = `${runNames().prefix}.big`;
+    const sub = reader.subscribe(subject);
+    await reader.flush();
+    const nc = await connectForTest();
+    try {
+      const writes = countWrites(nc);
+      const arriving = receive(sub, 1);
+      nc.publish(subject, new Uint8Array(64 * 1024).fill(65)); // over the 32 KiB limit
+      await Promise.resolve(); // the microtask nats.js flushes in; no setImmediate has run yet
+      expect(writes()).toBe(1);
+      expect(await arriving).toEqual(['A'.repeat(64 * 1024)]);
+    } finally {
+      await nc.close();
+    }
+  });
+
   it('leaves a connection whose internals it does not know as it is', () => {
     const foreign = { protocol: undefined } as unknown as NatsConnection;
     expect(() => batchWritesPerTurn(foreign)).not.toThrow();
