@@ -42,7 +42,7 @@ describe('loadConfig defaults', () => {
       maxFrameBytes: 1048576,
       shell: '/bin/bash',
       outputCoalesceMs: 5,
-      outputFrameBytes: 32768,
+      outputFrameBytes: 131072,
       mirrorThread: 'main',
       slowConsumerBytes: 1048576,
       taskTimeoutS: 600,
@@ -272,7 +272,7 @@ describe('loadConfig problems', () => {
     [
       'a slow-consumer backlog below one frame',
       { PTYWS_SLOW_CONSUMER_BYTES: '2048' },
-      'PTYWS_SLOW_CONSUMER_BYTES=2048: smaller than PTYWS_OUTPUT_FRAME_BYTES (32768)',
+      'PTYWS_SLOW_CONSUMER_BYTES=2048: smaller than PTYWS_OUTPUT_FRAME_BYTES (131072)',
     ],
   ])('reports %s', (_label, env, expected) => {
     const problems = problemsOf(env);
