@@ -31,34 +31,50 @@ function isDefaultBlank(cell: IBufferCell | undefined): boolean {
   return isBlank(cell) && cell.isAttributeDefault();
 }
 
+/**
+ * Cell objects reused for a whole paint: getCell without one allocates a cell (with its extended
+ * attributes) per call, about 1 MB per keyframe of a full 120×30 screen, which made the young
+ * generation fill up every few hundred keystrokes of an echo test and its scavenges show in p99.
+ */
+interface PaintCells {
+  /** The cell being painted. */
+  cell: IBufferCell;
+  /** A copy of the cell the current pen was computed from. */
+  pen: IBufferCell;
+  /** Look-ahead: trailing blanks, the rest of an erased run. */
+  next: IBufferCell;
+}
+
 /** The row's cells from column 0: printed characters and erased runs of blank cells. */
-function paintRow(line: IBufferLine, cols: number): string {
+function paintRow(line: IBufferLine, cols: number, cells: PaintCells): string {
   let end = cols;
-  // One reused cell for the scan (getCell allocates otherwise): most rows end in blanks.
-  let scan: IBufferCell | undefined;
-  while (end > 0 && isDefaultBlank((scan = line.getCell(end - 1, scan)))) end--;
+  while (end > 0 && isDefaultBlank(line.getCell(end - 1, cells.next))) end--;
   let out = '';
   let pen = '';
-  // The cell the current pen was computed from: SGR strings are only built when attributes change.
-  let penCell: IBufferCell | undefined;
+  // SGR strings are only built when attributes change from those of `cells.pen`.
+  let hasPen = false;
   let penBlank = false;
   for (let x = 0; x < end;) {
-    const cell = line.getCell(x) as IBufferCell;
+    const cell = line.getCell(x, cells.cell) as IBufferCell;
     const blank = cell.getChars() === '';
-    if (penCell === undefined || blank !== penBlank || !sameAttributes(cell, penCell, blank)) {
+    if (!hasPen || blank !== penBlank || !sameAttributes(cell, cells.pen, blank)) {
       const sgr = blank ? backgroundSgr(cell) : absoluteSgr(cell);
       if (sgr !== pen) out += sgr;
       pen = sgr;
-      penCell = cell;
+      line.getCell(x, cells.pen);
+      hasPen = true;
       penBlank = blank;
     }
     if (blank) {
       // ECH erases with the pen's background only — exactly what a blank cell normally holds
       // (blank cells with more attributes are handled by orphanCells.ts).
       let run = 1;
-      for (let next = line.getCell(x + run); x + run < end && isBlank(next) && sameAttributes(next, cell, true);) {
+      for (
+        let next = line.getCell(x + run, cells.next);
+        x + run < end && isBlank(next) && sameAttributes(next, cell, true);
+      ) {
         run++;
-        next = line.getCell(x + run);
+        next = line.getCell(x + run, cells.next);
       }
       out += `\x1b[${run}X` + (x + run < end ? `\x1b[${run}C` : '');
       x += run;
@@ -67,7 +83,7 @@ function paintRow(line: IBufferLine, cols: number): string {
       // not reflow it): printing it would wrap into the next row, so the column stays blank.
       out += '\x1b[0m\x1b[X';
       pen = '\x1b[0m';
-      penCell = undefined;
+      hasPen = false;
       x += 1;
     } else {
       out += cell.getChars();
@@ -97,6 +113,7 @@ function wrappedFirstRow(cols: number): string {
 }
 
 export function paintScreen(buffer: IBuffer, cols: number, rows: number): string {
+  const cells: PaintCells = { cell: buffer.getNullCell(), pen: buffer.getNullCell(), next: buffer.getNullCell() };
   let out = buffer.getLine(buffer.baseY)?.isWrapped === true && rows > 1 ? wrappedFirstRow(cols) : '';
   for (let y = 0; y < rows; y++) {
     const line = buffer.getLine(buffer.baseY + y);
@@ -107,7 +124,7 @@ export function paintScreen(buffer: IBuffer, cols: number, rows: number): string
       // continuation. Then the borrowed cell of the row above is put back.
       out += cup(y - 1, cols - 1) + '\x1b[0m  ' + repaintLastColumn(above, y - 1, cols);
     }
-    const row = paintRow(line, cols);
+    const row = paintRow(line, cols, cells);
     // An empty wrapped row still needs the space printed by the wrap above erased.
     if (row !== '' || line.isWrapped) out += cup(y, 0) + (row === '' ? '\x1b[0m\x1b[X' : row);
   }
