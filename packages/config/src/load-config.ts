@@ -1,7 +1,7 @@
 import type { Config } from './config';
 import { ConfigError } from './config-error';
 import { describeValue } from './describe-value';
-import { crossFieldProblems, type Resolved } from './relations';
+import { applyDerivedDefaults, crossFieldProblems, type Resolved } from './relations';
 import { unknownVariableProblems } from './unknown-variables';
 import { FIELD_SPECS, type FieldSpec } from './variables';
 
@@ -45,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides?: Par
     resolved.set(spec.field, r);
   }
 
+  applyDerivedDefaults(resolved);
   problems.push(...crossFieldProblems(resolved), ...unknownVariableProblems(env));
   if (problems.length > 0) throw new ConfigError(problems);
 

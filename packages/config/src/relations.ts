@@ -48,6 +48,18 @@ const RELATIONS: readonly Relation[] = [
   },
 ];
 
+/**
+ * Defaults that follow another field. An Output frame must fit in the backlog an observer may
+ * have: a PTYWS_SLOW_CONSUMER_BYTES below the 128 KiB default frame (valid while that was 32 KiB)
+ * caps the frame instead of refusing to start. A frame size that was set is checked as it is.
+ */
+export function applyDerivedDefaults(resolved: Map<keyof Config, Resolved>): void {
+  const frame = resolved.get('outputFrameBytes');
+  const backlog = resolved.get('slowConsumerBytes');
+  if (frame?.source !== 'default' || typeof frame.value !== 'number' || typeof backlog?.value !== 'number') return;
+  if (backlog.value < frame.value) resolved.set('outputFrameBytes', { value: backlog.value, source: 'default' });
+}
+
 /** Constraints between two fields, checked once both passed their own checks. */
 export function crossFieldProblems(resolved: ReadonlyMap<keyof Config, Resolved>): string[] {
   const problems: string[] = [

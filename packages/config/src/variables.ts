@@ -247,7 +247,8 @@ const SPECS: SpecTable = {
     // 128 KiB, not 32: at full speed a frame's fixed costs (log entry, keyframe cadence, hub,
     // publish) were a fifth of the CPU per MB of a `cat`; 5 ms of a stream fills about this much.
     default: '131072',
-    description: 'An Output frame is flushed once it reaches this size.',
+    description:
+      'An Output frame is flushed once it reaches this size. Unset: 131072, or PTYWS_SLOW_CONSUMER_BYTES when that is smaller.',
     rule: integer(64, 16 * MIB),
   },
   mirrorThread: {

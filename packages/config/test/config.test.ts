@@ -271,8 +271,13 @@ describe('loadConfig problems', () => {
     ],
     [
       'a slow-consumer backlog below one frame',
-      { PTYWS_SLOW_CONSUMER_BYTES: '2048' },
-      'PTYWS_SLOW_CONSUMER_BYTES=2048: smaller than PTYWS_OUTPUT_FRAME_BYTES (131072)',
+      { PTYWS_SLOW_CONSUMER_BYTES: '2048', PTYWS_OUTPUT_FRAME_BYTES: '4096' },
+      'PTYWS_SLOW_CONSUMER_BYTES=2048: smaller than PTYWS_OUTPUT_FRAME_BYTES (4096)',
+    ],
+    [
+      'a frame set past the default slow-consumer backlog',
+      { PTYWS_OUTPUT_FRAME_BYTES: '2097152' },
+      'PTYWS_OUTPUT_FRAME_BYTES=2097152: larger than PTYWS_SLOW_CONSUMER_BYTES (1048576)',
     ],
   ])('reports %s', (_label, env, expected) => {
     const problems = problemsOf(env);
@@ -390,6 +395,19 @@ describe('unknown variables', () => {
     expect(problemsOf({ PTYWS_FLUX_CAPACITOR: '1' })).toEqual([
       'PTYWS_FLUX_CAPACITOR=<redacted>: unknown variable; expected one of the PTYWS_* names in the configuration table',
     ]);
+  });
+});
+
+describe('the Output frame size', () => {
+  it('defaults to 128 KiB, or to a smaller slow-consumer backlog, which then keeps working', () => {
+    expect(loadConfig({}).outputFrameBytes).toBe(131072);
+    expect(loadConfig({ PTYWS_SLOW_CONSUMER_BYTES: '65536' }).outputFrameBytes).toBe(65536);
+    expect(loadConfig({ PTYWS_SLOW_CONSUMER_BYTES: '4194304' }).outputFrameBytes).toBe(131072);
+    expect(loadConfig({ PTYWS_SLOW_CONSUMER_BYTES: '65536', PTYWS_OUTPUT_FRAME_BYTES: '1024' }).outputFrameBytes).toBe(
+      1024,
+    );
+    // Programmatic settings (startNode's overrides) count like variables.
+    expect(loadConfig({}, { slowConsumerBytes: 65536 }).outputFrameBytes).toBe(65536);
   });
 });
 
