@@ -11,6 +11,11 @@
  * the encoder fell behind the PTY. Here framing is a copy and brotli -0 costs ~6 ms per MB of
  * incompressible text (~2-3 on typical terminal output), packing as tight as gzip -1 of the raw
  * bytes did. Framing runs on the caller's thread, brotli in the compressor thread (chunk-encoder.ts).
+ *
+ * A chunk that brotli would barely shrink (a sample of it packs to more than STORED_RATIO: random
+ * or already compressed bytes, a `cat` of a tarball) is stored instead: header `PWT` and 3, then
+ * the same framing uncompressed. Brotli saves nothing there and still costs ~2 ms of CPU per MB,
+ * on a machine where the PTY competes for it. Base64 (~76 %) and text (10-50 %) are compressed.
  */
 import { brotliCompress, brotliCompressSync, brotliDecompress, constants, type BrotliOptions } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -19,6 +24,11 @@ import { compressOffThread } from './chunk-encoder';
 import type { LogEntry } from './frame-log';
 
 const MAGIC = Buffer.from([0x50, 0x57, 0x54, 0x02]); // "PWT" + version 2
+const STORED_MAGIC = Buffer.from([0x50, 0x57, 0x54, 0x03]); // the same framing, not compressed
+/** A sample that brotli packs to more than this fraction of its size: the chunk is stored. */
+const STORED_RATIO = 0.8;
+/** Bytes sampled at the start and in the middle of a chunk; smaller chunks are always compressed. */
+const SAMPLE_BYTES = 32 * 1024;
 const OUTPUT = 0;
 const EVENT = 1;
 
@@ -35,7 +45,19 @@ function brotliOptions(size: number): BrotliOptions {
 }
 
 export function isV2Chunk(data: Uint8Array): boolean {
-  return MAGIC.every((b, i) => data[i] === b);
+  return MAGIC.every((b, i) => data[i] === b) || STORED_MAGIC.every((b, i) => data[i] === b);
+}
+
+function isStored(data: Uint8Array): boolean {
+  return data[MAGIC.length - 1] === STORED_MAGIC[MAGIC.length - 1];
+}
+
+/** Whether brotli shrinks `framed` enough to be worth it, judged on two samples. */
+function worthCompressing(framed: Uint8Array): boolean {
+  if (framed.byteLength < 4 * SAMPLE_BYTES) return true;
+  const middle = Math.floor(framed.byteLength / 2);
+  const sample = Buffer.concat([framed.subarray(0, SAMPLE_BYTES), framed.subarray(middle, middle + SAMPLE_BYTES)]);
+  return brotliCompressSync(sample, brotliOptions(sample.length)).length <= sample.length * STORED_RATIO;
 }
 
 interface EventBody {
@@ -140,8 +162,9 @@ function unframeEntries(body: Buffer): LogEntry[] {
   return out;
 }
 
-/** The chunk of a framing: the header, then brotli of it (what the compressor thread runs). */
+/** The chunk of a framing: the header, then brotli of it, or the framing itself (what the compressor thread runs). */
 export function compressFramedSync(framed: Uint8Array): Buffer {
+  if (!worthCompressing(framed)) return Buffer.concat([STORED_MAGIC, framed]);
   return Buffer.concat([MAGIC, brotliCompressSync(framed, brotliOptions(framed.byteLength))]);
 }
 
@@ -150,10 +173,11 @@ export async function encodeV2Chunk(entries: readonly LogEntry[]): Promise<Buffe
   const framed = frameEntries(entries);
   const off = compressOffThread(framed);
   if (off) return off;
+  if (!worthCompressing(framed)) return Buffer.concat([STORED_MAGIC, framed]);
   return Buffer.concat([MAGIC, await brotliAsync(framed, brotliOptions(framed.length))]);
 }
 
 export async function decodeV2Chunk(data: Uint8Array): Promise<LogEntry[]> {
-  const packed = Buffer.from(data.buffer, data.byteOffset + MAGIC.length, data.byteLength - MAGIC.length);
-  return unframeEntries(await unbrotliAsync(packed, { chunkSize: CHUNK_SIZE }));
+  const body = Buffer.from(data.buffer, data.byteOffset + MAGIC.length, data.byteLength - MAGIC.length);
+  return unframeEntries(isStored(data) ? body : await unbrotliAsync(body, { chunkSize: CHUNK_SIZE }));
 }

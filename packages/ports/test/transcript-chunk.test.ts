@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { decodeChunk, encodeChunk, type LogEntry } from '../src';
 
@@ -43,6 +44,21 @@ describe('transcript chunks', () => {
     expect((await decodeChunk(chunk.data)).map((e) => (e.type === 'output' ? e.data.byteLength : -1))).toEqual(
       entries.map(() => 4096),
     );
+  });
+
+  it('store a chunk brotli would barely shrink (random bytes), and read it back', async () => {
+    const text = randomBytes(300_000);
+    const entries = Array.from({ length: 64 }, (_, i) => output(i + 1, text.subarray(i * 4096, (i + 1) * 4096)));
+    const chunk = await encodeChunk(entries);
+    expect(chunk.data.subarray(0, 4)).toEqual(Buffer.from('PWT\x03', 'latin1'));
+    expect(await decodeChunk(chunk.data)).toEqual(entries);
+    // Text that packs well in the same run is still compressed.
+    const lines = Buffer.from('make[2]: Entering directory /src/build\r\n'.repeat(8000));
+    const compressible = Array.from({ length: 64 }, (_, i) => output(i + 1, lines.subarray(i * 4096, (i + 1) * 4096)));
+    const packed = await encodeChunk(compressible);
+    expect(packed.data.subarray(0, 4)).toEqual(Buffer.from('PWT\x02', 'latin1'));
+    expect(packed.data.length).toBeLessThan(64 * 4096 * 0.2);
+    expect(await decodeChunk(packed.data)).toEqual(compressible);
   });
 
   it('still read format 1 (gzip of JSON lines, Output as base64)', async () => {
