@@ -19,12 +19,14 @@ const BACKLOG_HIGH = 32 * 1024 * 1024;
 const BACKLOG_LOW = 8 * 1024 * 1024;
 
 export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics'> = {
-  chunkFrames: 2048,
+  chunkFrames: 512,
   // Each chunk costs a handover to the compressor thread and ~10 file operations with two
-  // fdatasyncs (single-node), or one INSERT. At 256 KiB those were ~2 ms of event-loop time per MB
-  // of a full-speed stream; at 1 MiB the process still spent ~6 ms of CPU per MB more than at 4
-  // (a 50 MB base64 `cat`, all threads). A 4 MiB chunk decodes in ~10 ms for a range read.
-  chunkBytes: 4 * 1024 * 1024,
+  // fdatasyncs (single-node), or one INSERT: at 256 KiB those were ~2 ms of event-loop time per MB
+  // of a full-speed stream. 4 MiB saved another 2-6 ms of CPU per MB (all threads), but the chunk
+  // being built, framed and compressed is held besides the log's copy: under a `yes` flood the
+  // single node's RSS grew ~15 MB more, past the slow-consumer bound (tests/security). A 1 MiB
+  // chunk still decodes in a few ms for a range read.
+  chunkBytes: 1024 * 1024,
   flushMs: 1000,
 };
 
