@@ -1,6 +1,6 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import type { EventEntry, LogEntry, OutputEntry } from '@pty-ws/ports';
-import type { OutputStream, ServiceParameters } from '@pty-ws/protocol';
+import { allocOutputBytes, type OutputStream, type ServiceParameters } from '@pty-ws/protocol';
 
 /**
  * One log message on `<prefix>.frames.<session>`. The entry's fields travel as headers so
@@ -36,6 +36,8 @@ export class FrameDecodeError extends Error {
   }
 }
 
+/** No zero fill: every byte is copied over at once. */
+const allocUnsafe = (n: number): Uint8Array => Buffer.allocUnsafe(n);
 const OUTPUT_STREAMS: ReadonlySet<string> = new Set<OutputStream>(['stdout', 'stderr', 'log']);
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -72,7 +74,10 @@ export function decodeMeta(h: MsgHdrs | undefined): Meta {
   return { kind: 'entry', seq, ts: finite(h, H.ts) };
 }
 
-/** `data` is copied: the client hands out views into its read buffer. */
+/**
+ * `data` is copied (the client hands out views into its read buffer), into a buffer with room for
+ * the PW1O header: the edge's hub then frames each Output in place instead of copying it again.
+ */
 export function decode(h: MsgHdrs | undefined, data: Uint8Array): Decoded {
   const meta = decodeMeta(h);
   if (meta.kind === 'mark') return { kind: 'mark', seq: meta.seq };
@@ -80,7 +85,9 @@ export function decode(h: MsgHdrs | undefined, data: Uint8Array): Decoded {
   if (required(h, H.type) === 'output') {
     const stream = required(h, H.stream);
     if (!OUTPUT_STREAMS.has(stream)) throw new FrameDecodeError(`unknown ${H.stream} '${stream}'`);
-    const entry: OutputEntry = { type: 'output', ...base, stream: stream as OutputStream, data: data.slice() };
+    const copy = allocOutputBytes(data.byteLength, allocUnsafe);
+    copy.set(data);
+    const entry: OutputEntry = { type: 'output', ...base, stream: stream as OutputStream, data: copy };
     return { kind: 'entry', entry };
   }
   const body = parseEventBody(data);
