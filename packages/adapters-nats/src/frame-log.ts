@@ -59,7 +59,7 @@ export class PredecessorNotStoredError extends Error {
  */
 const MAX_ATTEMPTS = 5;
 const EMPTY = new Uint8Array(0);
-/** Entries up to this many body bytes also go out early, ahead of the store (an echo, a prompt). */
+/** Output entries up to this many bytes also go out early, ahead of the store (an echo, a prompt). */
 const EARLY_COPY_MAX_BYTES = 4096;
 /** Entries per log read when a subscriber fills a hole in its live feed. */
 const FILL_BATCH = 500;
@@ -88,11 +88,15 @@ const FILL_BATCH = 500;
  * again. Without `appendConnection` every append waits for the one before.
  *
  * Delivery: subscribers listen on `<prefix>.live.<S>`, where the stream republishes each message
- * once stored, in stream order; rejected publishes never reach it. A small entry also goes out
- * early on `<prefix>.early.<S>` (core NATS) as it is appended, and a subscriber delivers
+ * once stored, in stream order; rejected publishes never reach it. A small Output entry also goes
+ * out early on `<prefix>.early.<S>` (core NATS) as it is appended, and a subscriber delivers
  * whichever copy of the next sequence comes first (live-feed.ts). An early copy of an append the
  * stream then refused is only seen again as the same entry: the single writer retries that very
- * entry (a second writer's refused entry is a SequenceConflictError either way).
+ * entry (a second writer's refused entry is a SequenceConflictError either way). A writer killed
+ * between an early copy and its store leaves a copy subscribers showed but the log never held;
+ * the next writer's entry at that sequence is then dropped as its repeat. Only Output goes early,
+ * so that takes an echo in the last millisecond before the kill, not the usual leave (a restarted
+ * agent's Closed is appended right after the last stored entry).
  *
  * Trimming everything leaves a mark (a message that is no entry) holding the last sequence, so
  * bounds and the next append still know where the session is; readers and subscribers skip marks.
@@ -194,7 +198,7 @@ export class JetStreamFrameLog implements FrameLog {
     const { headers, body } = encodeEntry(entry);
     const expect = prev.streamSeq !== undefined ? { lastSubjectSequence: prev.streamSeq } : undefined;
     const ack = channel.js.publish(subject, body, expect ? { headers, expect } : { headers });
-    this.publishEarly(sessionId, body, headers);
+    this.publishEarly(sessionId, entry, body, headers);
     published(channel);
     let own: { seq: number } | undefined;
     let ownError: unknown;
@@ -217,13 +221,19 @@ export class JetStreamFrameLog implements FrameLog {
   }
 
   /**
-   * An early copy of a small entry (an echo), on the shared connection: the server handles a
-   * connection's input in batches and flushes what it routes after the batch, so a copy in the
+   * An early copy of a small Output entry (an echo), on the shared connection: the server handles
+   * a connection's input in batches and flushes what it routes after the batch, so a copy in the
    * same write as the append would wait for the store. Large entries (a flood) only travel once,
-   * in the append: under load a second copy would cost more than the store's latency.
+   * in the append: under load a second copy would cost more than the store's latency. Events
+   * (membership, resizes, keyframes, Closed) are not latency-critical and never go early: an early
+   * copy of an entry the store then never got (the writer was killed in between) is delivered
+   * anyway, and the next writer's entry at that sequence — the Closed of a restarted agent, right
+   * after the leave that preceded the kill — would be dropped as its repeat.
    */
-  private publishEarly(sessionId: string, body: Uint8Array, headers: MsgHdrs): void {
-    if (body.length <= EARLY_COPY_MAX_BYTES) this.nc.publish(this.subjects.early(sessionId), body, { headers });
+  private publishEarly(sessionId: string, entry: LogEntry, body: Uint8Array, headers: MsgHdrs): void {
+    if (entry.type === 'output' && body.length <= EARLY_COPY_MAX_BYTES) {
+      this.nc.publish(this.subjects.early(sessionId), body, { headers });
+    }
   }
 
   /** After everything before it settled: from the cached or a freshly read head, with the expectation. */
@@ -263,7 +273,7 @@ export class JetStreamFrameLog implements FrameLog {
       const channel: Channel = this.channel ? await this.channel.open() : { js: this.js, nc: this.nc };
       try {
         const ack = channel.js.publish(subject, body, { headers, expect: { lastSubjectSequence: head.streamSeq } });
-        this.publishEarly(sessionId, body, headers);
+        this.publishEarly(sessionId, entry, body, headers);
         // Only the append channel keeps what it stored a prefix of what it was sent.
         published(this.channel ? channel : undefined);
         tail.streamSeq = (await ack).seq;

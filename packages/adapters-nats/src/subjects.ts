@@ -17,7 +17,7 @@ export function assertSubjectPrefix(prefix: string): void {
  * the stream rejected (a lost sequence race): core NATS routes a message to subscribers whether or
  * not JetStream accepts it (checked against nats-server 2.9.10).
  *
- * A small entry (an echo) is also sent ahead on `<prefix>.early.<session>` (core NATS) as it is
+ * A small Output entry (an echo) is also sent ahead on `<prefix>.early.<session>` (core NATS) as it is
  * appended, so subscribers can show it before the store and its republish have happened.
  */
 export class FrameSubjects {

@@ -179,6 +179,28 @@ describe('JetStreamFrameLog across connections', () => {
     await a.remove(session);
   });
 
+  it('sends early copies of small Output only: an event waits for the store', async () => {
+    const session = uniqueId('session');
+    const early: string[] = [];
+    const sub = ncB.subscribe(new FrameSubjects(names.prefix).early(session), {
+      callback: (_err, msg) => early.push(msg.headers?.get('Ptyws-Type') ?? '?'),
+    });
+    await ncB.flush();
+    await a.append(session, output(1, 'echo'));
+    await a.append(session, { type: 'event', seq: 2, id: 'e-2', ts: T0, op: 'pty.session_frame', payload: {} });
+    await a.append(session, output(3, 'x'.repeat(5000))); // too big to go early
+    await a.append(session, output(4, 'prompt $ '));
+    await ncA.flush();
+    await ncB.flush();
+    await waitFor(() => early.length >= 2, 'two early copies');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    sub.unsubscribe();
+    // A restarted agent's Closed takes the sequence after the last stored one: an early copy of
+    // an event its killed predecessor never stored would take that place at every subscriber.
+    expect(early).toEqual(['output', 'output']);
+    await a.remove(session);
+  });
+
   it('keeps session ids apart that are not subject-safe', async () => {
     const odd = ['a.b', 'a b', 'a*', 'a>', 'ä/ö', '=YQ', ''];
     for (const [i, id] of odd.entries()) await a.append(id, output(1, `odd ${i}`));
