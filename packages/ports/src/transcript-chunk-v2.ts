@@ -52,12 +52,16 @@ function isStored(data: Uint8Array): boolean {
   return data[MAGIC.length - 1] === STORED_MAGIC[MAGIC.length - 1];
 }
 
-/** Whether brotli shrinks `framed` enough to be worth it, judged on two samples. */
-function worthCompressing(framed: Uint8Array): boolean {
-  if (framed.byteLength < 4 * SAMPLE_BYTES) return true;
+/**
+ * The stored chunk of `framed` when brotli would barely shrink it (judged on two samples), else
+ * undefined: then it is compressed.
+ */
+function storedChunk(framed: Uint8Array): Buffer | undefined {
+  if (framed.byteLength < 4 * SAMPLE_BYTES) return undefined;
   const middle = Math.floor(framed.byteLength / 2);
   const sample = Buffer.concat([framed.subarray(0, SAMPLE_BYTES), framed.subarray(middle, middle + SAMPLE_BYTES)]);
-  return brotliCompressSync(sample, brotliOptions(sample.length)).length <= sample.length * STORED_RATIO;
+  const packed = brotliCompressSync(sample, brotliOptions(sample.length)).length;
+  return packed > sample.length * STORED_RATIO ? Buffer.concat([STORED_MAGIC, framed]) : undefined;
 }
 
 interface EventBody {
@@ -164,8 +168,7 @@ function unframeEntries(body: Buffer): LogEntry[] {
 
 /** The chunk of a framing: the header, then brotli of it, or the framing itself (what the compressor thread runs). */
 export function compressFramedSync(framed: Uint8Array): Buffer {
-  if (!worthCompressing(framed)) return Buffer.concat([STORED_MAGIC, framed]);
-  return Buffer.concat([MAGIC, brotliCompressSync(framed, brotliOptions(framed.byteLength))]);
+  return storedChunk(framed) ?? Buffer.concat([MAGIC, brotliCompressSync(framed, brotliOptions(framed.byteLength))]);
 }
 
 /** Framed on the caller's thread, compressed in the compressor thread (else on the libuv pool). */
@@ -173,8 +176,7 @@ export async function encodeV2Chunk(entries: readonly LogEntry[]): Promise<Buffe
   const framed = frameEntries(entries);
   const off = compressOffThread(framed);
   if (off) return off;
-  if (!worthCompressing(framed)) return Buffer.concat([STORED_MAGIC, framed]);
-  return Buffer.concat([MAGIC, await brotliAsync(framed, brotliOptions(framed.length))]);
+  return storedChunk(framed) ?? Buffer.concat([MAGIC, await brotliAsync(framed, brotliOptions(framed.length))]);
 }
 
 export async function decodeV2Chunk(data: Uint8Array): Promise<LogEntry[]> {
