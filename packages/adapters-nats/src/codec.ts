@@ -36,8 +36,6 @@ export class FrameDecodeError extends Error {
   }
 }
 
-/** No zero fill: every byte is copied over at once. */
-const allocUnsafe = (n: number): Uint8Array => Buffer.allocUnsafe(n);
 const OUTPUT_STREAMS: ReadonlySet<string> = new Set<OutputStream>(['stdout', 'stderr', 'log']);
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -85,7 +83,7 @@ export function decode(h: MsgHdrs | undefined, data: Uint8Array): Decoded {
   if (required(h, H.type) === 'output') {
     const stream = required(h, H.stream);
     if (!OUTPUT_STREAMS.has(stream)) throw new FrameDecodeError(`unknown ${H.stream} '${stream}'`);
-    const copy = allocOutputBytes(data.byteLength, allocUnsafe);
+    const copy = allocOutputBytes(data.byteLength, Buffer.allocUnsafe); // no zero fill: copied over at once
     copy.set(data);
     const entry: OutputEntry = { type: 'output', ...base, stream: stream as OutputStream, data: copy };
     return { kind: 'entry', entry };

@@ -67,12 +67,9 @@ export class OutputCoalescer {
   }
 }
 
-/** No zero fill: every byte is copied over at once. */
-const allocUnsafe = (n: number): Uint8Array => Buffer.allocUnsafe(n);
-
 /** The chunks in one buffer with room for the binary frame header (the hub frames it in place). */
 function merge(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const data = allocOutputBytes(size, allocUnsafe);
+  const data = allocOutputBytes(size, Buffer.allocUnsafe); // no zero fill: copied over at once
   let at = 0;
   for (const c of chunks) {
     data.set(c, at);
