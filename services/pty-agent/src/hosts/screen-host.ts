@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import type { SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from '../agent-paths';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
@@ -52,6 +54,10 @@ printf 'status=%s signal=\\n' "$s" > "$st.tmp" && mv -f "$st.tmp" "$st"
 stty -echo 2>/dev/null
 while IFS= read -r _; do :; done
 `;
+
+/** `-X hardcopy` returns before screen writes the file: how long to wait for it, and how often to look. */
+const HARDCOPY_WAIT_MS = 1000;
+const HARDCOPY_POLL_MS = 15;
 
 /** screen's socket is <SCREENDIR>/<pid>.<name>; Unix socket paths hold at most 107 bytes. */
 const MAX_SOCKET_PATH = 107;
@@ -125,11 +131,54 @@ class Screen implements Multiplexer {
     return (await this.sockets()).map((s) => s.slice(s.indexOf('.') + 1));
   }
 
+  /** The exact `<pid>.<name>`: screen matches a bare name as a prefix. */
+  private async socketOf(name: string): Promise<string | undefined> {
+    return (await this.sockets()).find((s) => s.slice(s.indexOf('.') + 1) === name);
+  }
+
   async killSession(name: string): Promise<void> {
-    // Address the exact `<pid>.<name>`: screen matches a bare name as a prefix.
-    const socket = (await this.sockets()).find((s) => s.slice(s.indexOf('.') + 1) === name);
+    const socket = await this.socketOf(name);
     if (socket) await runCommand(this.program, ['-S', socket, '-X', 'quit'], this.clientEnv());
   }
+
+  /**
+   * The held window keeps the program's last screen (the wrapper reads until the session ends),
+   * so a hardcopy of it says which line the agent's client must have drawn before it is muted.
+   * Without it, a program that prints and exits at once could be muted before its output was drawn.
+   */
+  async finalLine(name: string): Promise<string | undefined> {
+    const socket = await this.socketOf(name);
+    if (!socket) return undefined;
+    const file = path.join(this.paths.screenRun, `${name}.hardcopy`);
+    rmSync(file, { force: true });
+    try {
+      const out = await runCommand(this.program, ['-S', socket, '-p', '0', '-X', 'hardcopy', file], this.clientEnv());
+      if (out.code !== 0) return undefined;
+      const text = await finishedFile(file);
+      return text
+        ?.split('\n')
+        .filter((l) => l.trim() !== '')
+        .pop();
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+}
+
+/**
+ * The text of a file another process is writing, once it has stopped changing (a finished
+ * hardcopy is never empty: it has a line per row); undefined if it never appears.
+ */
+async function finishedFile(file: string): Promise<string | undefined> {
+  const deadline = Date.now() + HARDCOPY_WAIT_MS;
+  let previous = '';
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, HARDCOPY_POLL_MS));
+    const now = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (now !== '' && now === previous) return now;
+    previous = now;
+  }
+  return undefined;
 }
 
 /** The `screen`/`managed` backend, with SCREENDIR private to this agent. */

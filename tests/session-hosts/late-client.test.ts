@@ -1,0 +1,83 @@
+/**
+ * A program that prints and exits while its multiplexer has not drawn that output yet (a busy
+ * machine: the multiplexer's server is simply not scheduled). The exit must wait until the
+ * agent's client has drawn the program's last line; muting on the status file alone loses it
+ * (seen in CI with screen). The server is held with SIGSTOP to make that lateness certain.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PtyExit, SessionSpec } from '@pty-ws/ports';
+import { SessionHosts, type AgentPaths, type ManagedBackend } from '@pty-ws/pty-agent';
+import { INSTALLED, privateAgent } from './support';
+
+jest.setTimeout(30_000);
+
+const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/tmp', TERM: 'xterm-256color' };
+
+/** The multiplexer server behind the agent's client (the client is this process's child). */
+function serverPid(backend: ManagedBackend, paths: AgentPaths, name: string): number {
+  let out: string;
+  if (backend === 'tmux') {
+    out = execFileSync('tmux', ['-S', paths.tmuxSocket, 'display-message', '-p', '#{pid}'], { env }).toString();
+  } else {
+    const client = execFileSync('pgrep', ['-P', String(process.pid), '-f', name])
+      .toString()
+      .trim();
+    out = execFileSync('pgrep', ['-P', client]).toString();
+  }
+  const pid = Number(out.trim());
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no ${backend} server found: ${JSON.stringify(out)}`);
+  return pid;
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const backends = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux' as ManagedBackend]);
+
+backends('%s: a multiplexer that draws late', (backend) => {
+  const agent = privateAgent();
+  const hosts = new SessionHosts({ stateDir: agent.stateDir, agentId: agent.agentId });
+  afterAll(() => agent.cleanup());
+
+  it("still delivers the program's last output before its exit", async () => {
+    const name = `late-${backend}-${process.pid}`;
+    const spec: SessionSpec = {
+      argv: ['/bin/sh', '-c', 'sleep 0.3; echo printed-then-exited; exit 4'],
+      cwd: '/tmp',
+      env,
+      size: { cols: 80, rows: 24 },
+      backend,
+      sessionClass: 'managed',
+    };
+    const proc = await hosts.spawn(name, spec);
+    let text = '';
+    let exit: PtyExit | undefined;
+    let textAtExit = '';
+    proc.onData((d) => (text += Buffer.from(d).toString('utf8')));
+    proc.onExit((e) => {
+      exit = e;
+      textAtExit = text;
+    });
+    // Held before the program prints, and until well after its status file is there.
+    const server = serverPid(backend, agent.paths, name);
+    process.kill(server, 'SIGSTOP');
+    const runDir = backend === 'tmux' ? agent.paths.tmuxRun : agent.paths.screenRun;
+    try {
+      // tmux writes the status from its own hook: there, the held server writes nothing.
+      if (backend === 'screen') await until('the status file', () => existsSync(path.join(runDir, `${name}.status`)));
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      process.kill(server, 'SIGCONT');
+    }
+    await until('the exit', () => exit !== undefined);
+    expect(exit).toEqual({ exitCode: 4, signal: null });
+    expect(textAtExit).toContain('printed-then-exited');
+  });
+});
