@@ -52,6 +52,14 @@ export interface JoinResult {
   bytes: number;
 }
 
+const warned = new Set<string>();
+/** A refusal makes a sample wait out its timeout: say why once, on the progress stream. */
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  process.stderr.write(`bench: ${message}\n`);
+}
+
 export class BenchSocket implements ByteChannel {
   /** performance.now() at construction and at 'open'. */
   readonly createdAt = performance.now();
@@ -125,6 +133,7 @@ export class BenchSocket implements ByteChannel {
       this.output(Buffer.from(f.payload.data, 'base64'), f.sequence ?? -1);
     } else if (kind === 'Closed') this.onClosedFrame();
     if (f.payload?.code === 'PTY_OUTPUT_LAGGED') this.lagged++;
+    else if (f.op === 'Error') warnOnce(`the service answered Error ${f.payload?.code}: ${f.payload?.message}`);
     else if (kind === 'Keyframe' && this.lagged > 0 && typeof f.payload?.snapshot === 'string')
       this.onScreenAfterLag(Buffer.from(f.payload.snapshot, 'base64'));
     if (f.op === 'binding_hello') this.helloFrame = f;

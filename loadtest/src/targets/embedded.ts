@@ -10,8 +10,13 @@ import type { Service } from '../service';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
-/** Connection rate limits lifted: a storm of one principal is the point of a load run. */
+/**
+ * Connection and frame rate limits lifted: a storm of one principal is the point of a load run,
+ * and a closed-loop echo types faster than the default 2000 frames a second per connection once
+ * a round trip is under 0.5 ms (the limiter then refuses a keystroke and the sample times out).
+ */
 export const UNLIMITED_CONNECTIONS: Readonly<Record<string, string>> = {
+  PTYWS_FRAME_RATE_PER_CONN: '1000000',
   PTYWS_CONN_RATE_PER_PRINCIPAL: '100000',
   PTYWS_CONN_BURST_PER_PRINCIPAL: '100000',
   PTYWS_CONN_RATE_PER_INSTANCE: '100000',
