@@ -69,6 +69,9 @@ export class BenchSocket implements ByteChannel {
   /** PTY_OUTPUT_LAGGED notices (this socket was skipped forward as a slow consumer). */
   lagged = 0;
   closed = false;
+  /** `closed <code> <reason>` once the socket closed: what a wait that never ended reports. */
+  closeInfo = '';
+  private readonly onSocketClose: Array<() => void> = [];
   onClosedFrame: () => void = () => {};
   /** A Keyframe's screen after PTY_OUTPUT_LAGGED: what a skipped-forward reader was handed instead of the bytes. */
   onScreenAfterLag: (screen: Buffer) => void = () => {};
@@ -85,9 +88,11 @@ export class BenchSocket implements ByteChannel {
   ) {
     ws.binaryType = 'nodebuffer';
     ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(data, isBinary));
-    ws.on('close', () => {
+    ws.on('close', (code: number, reason: Buffer) => {
       this.closed = true;
+      this.closeInfo = `closed ${code}${reason.length ? ` ${reason.toString('utf8')}` : ''}`;
       this.onClosedFrame();
+      for (const fail of this.onSocketClose.splice(0)) fail();
     });
     ws.on('error', () => undefined);
   }
@@ -143,16 +148,27 @@ export class BenchSocket implements ByteChannel {
   /** Resolves with the first JSON frame matching `pred`. */
   private waitJson(pred: (f: JsonFrame) => boolean, timeoutMs: number, what: string): Promise<JsonFrame> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      // A socket that closes first ends the wait at once, saying how it closed.
+      const stopWaiting = (): void => {
+        clearTimeout(timer);
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`no ${what} within ${timeoutMs} ms`));
-      }, timeoutMs);
+        const at = this.onSocketClose.indexOf(onClose);
+        if (at >= 0) this.onSocketClose.splice(at, 1);
+      };
+      const give = (why: string): void => {
+        stopWaiting();
+        reject(new Error(`no ${what}: ${why}`));
+      };
+      const onClose = (): void => give(`socket ${this.closeInfo}`);
+      const timer = setTimeout(() => give(`not within ${timeoutMs} ms (socket still open)`), timeoutMs);
       const waiter = (f: JsonFrame): boolean => {
         if (!pred(f)) return false;
-        clearTimeout(timer);
+        stopWaiting();
         resolve(f);
         return true;
       };
+      if (this.closed) return onClose();
+      this.onSocketClose.push(onClose);
       this.waiters.push(waiter);
     });
   }
