@@ -16,6 +16,12 @@ interface Frame {
   payload?: { kind?: string; code?: string; snapshot?: string; message?: string };
 }
 
+type JoinOptions = { replayFrom?: number; expected?: Buffer; pauseAfterJoinMs?: number };
+
+/** A socket closed without a close frame before the server said anything. */
+class DroppedBeforeHello extends Error {}
+const MAX_ATTACH_ATTEMPTS = 3;
+
 export class LeanMember {
   /** Output bytes compared equal to the expectation so far. */
   verified = 0;
@@ -48,7 +54,28 @@ export class LeanMember {
     protocol: string,
     role: PtyRole,
     mark: string,
-    opts: { replayFrom?: number; expected?: Buffer; pauseAfterJoinMs?: number } = {},
+    opts: JoinOptions = {},
+  ): Promise<LeanMember> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await LeanMember.joinOnce(url, token, protocol, role, mark, opts);
+      } catch (err) {
+        // uWS 20.30 sometimes drops a socket it has just upgraded asynchronously (ARCHITECTURE.md,
+        // "Known defect: dropped attaches"): the client sees 1006 before binding_hello, as a
+        // network drop, and reconnects, as the SDK does. Anything else fails the test.
+        if (!(err instanceof DroppedBeforeHello) || attempt === MAX_ATTACH_ATTEMPTS) throw err;
+        process.stderr.write(`lean member: ${err.message}; attaching again\n`);
+      }
+    }
+  }
+
+  private static async joinOnce(
+    url: string,
+    token: string,
+    protocol: string,
+    role: PtyRole,
+    mark: string,
+    opts: JoinOptions,
   ): Promise<LeanMember> {
     const ws = new WebSocket(url, [protocol], {
       headers: { Authorization: `Bearer ${token}` },
@@ -77,7 +104,11 @@ export class LeanMember {
         else if (f?.payload?.kind === 'Keyframe') resolve();
       });
       ws.once('error', reject);
-      ws.once('close', () => reject(new Error('closed before the join completed')));
+      ws.once('close', (code: number, reason: Buffer) => {
+        const what = `closed ${code} ${reason.toString('utf8')} before the join completed`;
+        if (joinId === undefined && code === 1006) reject(new DroppedBeforeHello(`${what} (before binding_hello)`));
+        else reject(new Error(`${what} (${joinId ? 'after' : 'before'} binding_hello)`));
+      });
     });
     await joined;
     ws.on('close', () => m.problems.push('socket closed'));
