@@ -12,6 +12,7 @@ import {
   encodeInputFrame,
   type PtyRole,
 } from '@pty-ws/protocol';
+import { DroppedBeforeHello, retryDroppedAttach } from '@pty-ws/testkit';
 import type { ByteChannel } from './channel';
 
 const PW1O = Buffer.from('PW1O', 'latin1');
@@ -69,7 +70,8 @@ export class BenchSocket implements ByteChannel {
   /** PTY_OUTPUT_LAGGED notices (this socket was skipped forward as a slow consumer). */
   lagged = 0;
   closed = false;
-  /** `closed <code> <reason>` once the socket closed: what a wait that never ended reports. */
+  /** The close code once the socket closed, and `closed <code> <reason>`: what a wait that never ended reports. */
+  closeCode: number | undefined;
   closeInfo = '';
   private readonly onSocketClose: Array<() => void> = [];
   onClosedFrame: () => void = () => {};
@@ -90,6 +92,7 @@ export class BenchSocket implements ByteChannel {
     ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(data, isBinary));
     ws.on('close', (code: number, reason: Buffer) => {
       this.closed = true;
+      this.closeCode = code;
       this.closeInfo = `closed ${code}${reason.length ? ` ${reason.toString('utf8')}` : ''}`;
       this.onClosedFrame();
       for (const fail of this.onSocketClose.splice(0)) fail();
@@ -221,27 +224,22 @@ export class BenchSocket implements ByteChannel {
 
 /** Opens, waits for hello and joins; the usual way to get a member socket. */
 export async function member(url: string, token: string, role: PtyRole, binary = true): Promise<BenchSocket> {
-  for (let attempt = 1; ; attempt++) {
-    const s = await BenchSocket.open(url, token, binary);
+  const s = await retryDroppedAttach('bench', async () => {
+    const opened = await BenchSocket.open(url, token, binary);
     try {
-      await s.hello();
+      await opened.hello();
+      return opened;
     } catch (err) {
-      s.terminate();
-      // uWS 20.30 sometimes drops a socket it has just upgraded asynchronously (ARCHITECTURE.md,
-      // "Known defect: dropped attaches"): a client sees 1006 before binding_hello and reconnects,
-      // as the SDK does. Said once on stderr, so a run shows that it happened.
-      if (!s.closeInfo.startsWith('closed 1006') || attempt === MAX_ATTACH_ATTEMPTS) throw err;
-      warnOnce(`an attach was dropped before binding_hello (${s.closeInfo}); attaching again`);
-      continue;
+      opened.terminate();
+      if (opened.closeCode !== 1006) throw err;
+      throw new DroppedBeforeHello(`an attach was dropped before binding_hello (${opened.closeInfo})`);
     }
-    try {
-      await s.join(role);
-    } catch (err) {
-      s.terminate();
-      throw err;
-    }
-    return s;
+  });
+  try {
+    await s.join(role);
+  } catch (err) {
+    s.terminate();
+    throw err;
   }
+  return s;
 }
-
-const MAX_ATTACH_ATTEMPTS = 3;

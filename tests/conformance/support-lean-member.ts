@@ -4,7 +4,7 @@
  * as they pass, and watches for one marker in Output or in a Keyframe's screen.
  */
 import WebSocket from 'ws';
-import type { TestContext } from '@pty-ws/testkit';
+import { DroppedBeforeHello, retryDroppedAttach, type TestContext } from '@pty-ws/testkit';
 import { EXTENSION_URI, clientFrame, encodeInputFrame, type PtyRole } from '@pty-ws/protocol';
 
 const PW1O_HEADER = 13;
@@ -17,10 +17,6 @@ interface Frame {
 }
 
 type JoinOptions = { replayFrom?: number; expected?: Buffer; pauseAfterJoinMs?: number };
-
-/** A socket closed without a close frame before the server said anything. */
-class DroppedBeforeHello extends Error {}
-const MAX_ATTACH_ATTEMPTS = 3;
 
 export class LeanMember {
   /** Output bytes compared equal to the expectation so far. */
@@ -56,17 +52,7 @@ export class LeanMember {
     mark: string,
     opts: JoinOptions = {},
   ): Promise<LeanMember> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await LeanMember.joinOnce(url, token, protocol, role, mark, opts);
-      } catch (err) {
-        // uWS 20.30 sometimes drops a socket it has just upgraded asynchronously (ARCHITECTURE.md,
-        // "Known defect: dropped attaches"): the client sees 1006 before binding_hello, as a
-        // network drop, and reconnects, as the SDK does. Anything else fails the test.
-        if (!(err instanceof DroppedBeforeHello) || attempt === MAX_ATTACH_ATTEMPTS) throw err;
-        process.stderr.write(`lean member: ${err.message}; attaching again\n`);
-      }
-    }
+    return retryDroppedAttach('lean member', () => LeanMember.joinOnce(url, token, protocol, role, mark, opts));
   }
 
   private static async joinOnce(

@@ -1,6 +1,7 @@
 /** Per-test-file fixture: one server, the clients opened against it, and one dispose(). */
 import type { Config } from '@pty-ws/config';
 import { TestClient, type ConnectOptions } from './client';
+import { DroppedBeforeHello, retryDroppedAttach } from './dropped-attach';
 import {
   createSession,
   mintToken,
@@ -42,26 +43,18 @@ export class TestContext {
     return client;
   }
 
-  /**
-   * Connects and waits for `binding_hello`. A socket the server drops before saying anything
-   * (1006, no frame) is opened again, as a client would: uWS 20.30 sometimes drops a socket it has
-   * just upgraded asynchronously (ARCHITECTURE.md, "Known defect: dropped attaches").
-   */
-  async attach(sessionId: string, opts: AttachOptions = {}): Promise<TestClient> {
-    for (let attempt = 1; ; attempt++) {
+  /** Connects and waits for `binding_hello`; a socket dropped before it is opened again (dropped-attach.ts). */
+  attach(sessionId: string, opts: AttachOptions = {}): Promise<TestClient> {
+    return retryDroppedAttach('test client', async () => {
       const client = await this.connect(sessionId, opts);
       try {
         await client.hello();
         return client;
       } catch (err) {
-        if (client.isOpen || client.frames.length > 0 || attempt === MAX_ATTACH_ATTEMPTS) throw err;
-        const { code } = await client.closed;
-        if (code !== 1006) throw err;
-        process.stderr.write(
-          `test client: attach to ${sessionId} dropped before binding_hello (1006); attaching again\n`,
-        );
+        if (client.isOpen || client.frames.length > 0 || (await client.closed).code !== 1006) throw err;
+        throw new DroppedBeforeHello(`attach to ${sessionId} closed 1006 before binding_hello`);
       }
-    }
+    });
   }
 
   createSession(body: CreateSessionBody = {}): Promise<CreatedSession> {
@@ -81,5 +74,3 @@ export class TestContext {
     await this.server.stop();
   }
 }
-
-const MAX_ATTACH_ATTEMPTS = 3;

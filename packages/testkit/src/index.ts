@@ -6,6 +6,7 @@ export * from './join';
 export * from './rest';
 export * from './server';
 export * from './context';
+export * from './dropped-attach';
 export * from './screen';
 export * from './sequence';
 export * from './cluster';
