@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { PtyExit, SessionSpec } from '@pty-ws/ports';
 import { SessionHosts, type AgentPaths, type ManagedBackend } from '@pty-ws/pty-agent';
+import { delay, waitUntil } from '@pty-ws/testkit';
 import { INSTALLED, privateAgent } from './support';
 
 jest.setTimeout(30_000);
@@ -29,14 +30,6 @@ function serverPid(backend: ManagedBackend, paths: AgentPaths, name: string): nu
   const pid = Number(out.trim());
   if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no ${backend} server found: ${JSON.stringify(out)}`);
   return pid;
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const backends = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux' as ManagedBackend]);
@@ -68,15 +61,15 @@ backends('%s: a multiplexer that draws late', (backend) => {
     // Held before the program prints, and until well after its status file is there.
     const server = serverPid(backend, agent.paths, name);
     process.kill(server, 'SIGSTOP');
-    const runDir = backend === 'tmux' ? agent.paths.tmuxRun : agent.paths.screenRun;
     try {
       // tmux writes the status from its own hook: there, the held server writes nothing.
-      if (backend === 'screen') await until('the status file', () => existsSync(path.join(runDir, `${name}.status`)));
-      await new Promise((r) => setTimeout(r, 500));
+      const status = path.join(agent.paths.screenRun, `${name}.status`);
+      if (backend === 'screen') await waitUntil(() => existsSync(status), 10_000, 'the status file', 10);
+      await delay(500);
     } finally {
       process.kill(server, 'SIGCONT');
     }
-    await until('the exit', () => exit !== undefined);
+    await waitUntil(() => exit !== undefined, 10_000, 'the exit', 10);
     expect(exit).toEqual({ exitCode: 4, signal: null });
     expect(textAtExit).toContain('printed-then-exited');
   });
