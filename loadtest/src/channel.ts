@@ -45,11 +45,16 @@ export async function awaitEchoReady(channel: ByteChannel, timeoutMs = 5000): Pr
 }
 
 /**
- * Closed loop: type one character, wait for it, type the next. The first few round trips are
+ * Closed loop: type one character, wait for it, type the next. The first `warmup` round trips are
  * discarded: they pay for JIT compilation and first-use allocations, not for steady typing.
  */
-export async function sampleEcho(channel: ByteChannel, samples: number, timeoutMs = 5000): Promise<number[]> {
-  const warmup = Math.min(20, Math.ceil(samples / 5));
+export interface EchoRun {
+  samples: number;
+  warmup: number;
+}
+
+export async function sampleEcho(channel: ByteChannel, run: EchoRun, timeoutMs = 5000): Promise<number[]> {
+  const { samples, warmup } = run;
   for (let i = 0; i < warmup; i++) await roundTrip(channel, ALPHABET[i % ALPHABET.length] as string, timeoutMs);
   const out: number[] = [];
   for (let i = 0; i < samples; i++)

@@ -1,5 +1,5 @@
 /** Keystroke echo latency through the service: PW1I in, PW1O out, on the binary subprotocol. */
-import { awaitEchoReady, sampleEcho, startTyping } from '../channel';
+import { awaitEchoReady, sampleEcho, startTyping, type EchoRun } from '../channel';
 import type { Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
 import { ECHO_ARGV } from '../programs';
@@ -12,7 +12,7 @@ import { member } from '../ws-client';
 export async function serviceEcho(
   svc: Service,
   sessions: number,
-  samples: number,
+  run: EchoRun,
   busyRateHz: number,
   cleanup: Cleanup,
 ): Promise<EchoMetric> {
@@ -32,7 +32,7 @@ export async function serviceEcho(
   // Let the background typing reach its steady rate before the first sample.
   if (busy.length) await new Promise((r) => setTimeout(r, 300));
   const cpu = new CpuMeter(svc.cpuPids);
-  const latencies = await sampleEcho(measured, samples);
+  const latencies = await sampleEcho(measured, run);
   const serverCpu = round(cpu.percent(), 1);
   stop();
   return { sessions, busy_rate_hz: busy.length ? busyRateHz : 0, server_cpu_pct: serverCpu, ...summarize(latencies) };

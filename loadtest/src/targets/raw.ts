@@ -4,10 +4,10 @@
  * ratios isolate what the service adds.
  */
 import { join } from 'node:path';
-import { awaitEchoReady, sampleEcho, startTyping } from '../channel';
+import { awaitEchoReady, sampleEcho, startTyping, type EchoRun } from '../channel';
 import { spawnTracked, waitForOutput } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
-import type { Profile } from '../options';
+import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
 import { ECHO_ARGV, floodArgv } from '../programs';
@@ -15,7 +15,7 @@ import { round, summarize } from '../stats';
 import type { EchoMetric, FanoutMetric, MemoryMetric, TargetResult } from '../types';
 import { spawnLocal } from './local-pty';
 
-async function rawEcho(sessions: number, samples: number, rateHz: number, cleanup: Cleanup): Promise<EchoMetric> {
+async function rawEcho(sessions: number, run: EchoRun, rateHz: number, cleanup: Cleanup): Promise<EchoMetric> {
   const ptys = Array.from({ length: sessions }, () => spawnLocal(ECHO_ARGV));
   for (const p of ptys) cleanup.add(() => p.kill());
   await Promise.all(ptys.map((p) => awaitEchoReady(p)));
@@ -25,7 +25,7 @@ async function rawEcho(sessions: number, samples: number, rateHz: number, cleanu
   cleanup.add(stop);
   if (busy.length) await new Promise((r) => setTimeout(r, 300));
   const cpu = new CpuMeter([process.pid]);
-  const latencies = await sampleEcho(measured, samples);
+  const latencies = await sampleEcho(measured, run);
   const serverCpu = round(cpu.percent(), 1);
   stop();
   return { sessions, busy_rate_hz: busy.length ? rateHz : 0, server_cpu_pct: serverCpu, ...summarize(latencies) };
@@ -64,10 +64,10 @@ export async function benchRaw(p: Profile, result: TargetResult, budget: Budget)
     result.metrics.idle_memory = await rawIdleMemory(p.idleSessions);
   });
   await phase(result, 'echo_1', budget, async (c) => {
-    result.metrics.echo_1 = await rawEcho(1, p.echoSamples, p.busyRateHz, c);
+    result.metrics.echo_1 = await rawEcho(1, echoRun(p), p.busyRateHz, c);
   });
   await phase(result, 'echo_loaded', budget, async (c) => {
-    result.metrics.echo_loaded = await rawEcho(p.loadedSessions, p.echoSamples, p.busyRateHz, c);
+    result.metrics.echo_loaded = await rawEcho(p.loadedSessions, echoRun(p), p.busyRateHz, c);
   });
   // Fan-out and attach have no raw equivalent: a PTY has one reader and no history.
   await phase(result, 'throughput_1', budget, async (c) => {

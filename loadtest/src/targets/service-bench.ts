@@ -3,7 +3,7 @@ import { serviceAttach } from '../metrics/attach';
 import { serviceEcho } from '../metrics/echo';
 import { serviceFanout } from '../metrics/fanout';
 import { serviceIdleMemory } from '../metrics/memory';
-import type { Profile } from '../options';
+import { echoRun, type Profile } from '../options';
 import { Budget, phase, sleep } from '../phase';
 import { rssKb } from '../proc';
 import type { Service } from '../service';
@@ -38,10 +38,10 @@ export async function benchService(svc: Service, p: Profile, result: TargetResul
     result.metrics.idle_memory = await serviceIdleMemory(svc, p.idleSessions, c);
   });
   await servicePhase(svc, result, 'echo_1', budget, async (c) => {
-    result.metrics.echo_1 = await serviceEcho(svc, 1, p.echoSamples, p.busyRateHz, c);
+    result.metrics.echo_1 = await serviceEcho(svc, 1, echoRun(p), p.busyRateHz, c);
   });
   await servicePhase(svc, result, 'echo_loaded', budget, async (c) => {
-    result.metrics.echo_loaded = await serviceEcho(svc, p.loadedSessions, p.echoSamples, p.busyRateHz, c);
+    result.metrics.echo_loaded = await serviceEcho(svc, p.loadedSessions, echoRun(p), p.busyRateHz, c);
   });
   await servicePhase(svc, result, 'attach', budget, async (c) => {
     result.metrics.attach = await serviceAttach(svc, p.historyFrames, p.attaches, c);

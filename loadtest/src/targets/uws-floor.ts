@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { FloodReader } from '../flood';
-import type { Profile } from '../options';
+import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
-import { sampleEcho, type ByteChannel } from '../channel';
+import { sampleEcho, type ByteChannel, type EchoRun } from '../channel';
 import { mean, round, summarize } from '../stats';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
@@ -34,7 +34,7 @@ async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid
 }
 
 /** A keystroke's WebSocket round trip alone: the server sends each binary message back. */
-async function floorEcho(samples: number, c: Cleanup): Promise<EchoMetric> {
+async function floorEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
   const { url, pid } = await startFloor(1, c);
   const ws = await open(url);
   c.add(() => ws.terminate());
@@ -42,7 +42,7 @@ async function floorEcho(samples: number, c: Cleanup): Promise<EchoMetric> {
   ws.on('message', (d: Buffer) => listener(d));
   const channel: ByteChannel = { write: (data) => ws.send(data), setListener: (l) => (listener = l) };
   const cpu = new CpuMeter([pid]);
-  const latencies = await sampleEcho(channel, samples);
+  const latencies = await sampleEcho(channel, run);
   return { sessions: 1, busy_rate_hz: 0, server_cpu_pct: round(cpu.percent(), 1), ...summarize(latencies) };
 }
 
@@ -86,7 +86,7 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
 export async function benchUwsFloor(p: Profile, result: TargetResult, budget: Budget): Promise<void> {
   result.process = { host_pid: process.pid };
   await phase(result, 'echo_1', budget, async (c) => {
-    result.metrics.echo_1 = await floorEcho(p.echoSamples, c);
+    result.metrics.echo_1 = await floorEcho(echoRun(p), c);
   });
   for (const n of p.observers) {
     await phase(result, `throughput_${n}`, budget, async (c) => {

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@pty-ws/testkit';
 import { io, type Socket } from 'socket.io-client';
-import { awaitEchoReady, sampleEcho, type ByteChannel } from '../channel';
+import { awaitEchoReady, sampleEcho, type ByteChannel, type EchoRun } from '../channel';
 import { spawnTracked, stopChild } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
-import type { Profile } from '../options';
+import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
 import { COLS, ECHO_ARGV, ROWS, floodArgv } from '../programs';
@@ -92,12 +92,12 @@ function connect(w: Wetty, c: Cleanup): Promise<ByteChannel> {
   });
 }
 
-async function wettyEcho(samples: number, c: Cleanup): Promise<EchoMetric> {
+async function wettyEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
   const w = await startWetty(ECHO_ARGV, c);
   const ch = await connect(w, c);
   await awaitEchoReady(ch);
   const cpu = new CpuMeter([w.pid]);
-  const latencies = await sampleEcho(ch, samples);
+  const latencies = await sampleEcho(ch, run);
   return { sessions: 1, busy_rate_hz: 0, server_cpu_pct: round(cpu.percent(), 1), ...summarize(latencies) };
 }
 
@@ -119,7 +119,7 @@ async function wettyFlood(bytes: number, timeoutMs: number, c: Cleanup): Promise
 export async function benchWetty(p: Profile, result: TargetResult, budget: Budget): Promise<void> {
   result.process = { host_pid: process.pid };
   await phase(result, 'echo_1', budget, async (c) => {
-    result.metrics.echo_1 = await wettyEcho(p.echoSamples, c);
+    result.metrics.echo_1 = await wettyEcho(echoRun(p), c);
   });
   await phase(result, 'throughput_1', budget, async (c) => {
     result.metrics.throughput['1'] = await wettyFlood(p.streamBytes, 60_000, c);
