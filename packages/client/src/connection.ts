@@ -55,8 +55,15 @@ export class Connection {
   readonly ready: Promise<BindingHelloPayload>;
   readonly closed: Promise<CloseInfo>;
   hello: BindingHelloPayload | undefined;
+  /**
+   * The server accepted the upgrade and closed the socket (1006) before sending any frame: nothing
+   * was exchanged, so opening it again is safe.
+   */
+  droppedAfterUpgrade = false;
 
   private ws: WebSocketLike | undefined;
+  private opened = false;
+  private anyFrame = false;
   private firstSent = false;
   private helloTimer: TimerHandle;
   private errorMessage = '';
@@ -148,6 +155,7 @@ export class Connection {
   }
 
   private onOpen(): void {
+    this.opened = true;
     const selected = this.ws?.protocol ?? '';
     if (selected !== this.cfg.expectedProtocol) {
       // Binding §2.2: the server echoes exactly the PTY token it accepted; anything else (including
@@ -163,6 +171,7 @@ export class Connection {
   }
 
   private onMessage(data: unknown): void {
+    this.anyFrame = true;
     // After we refused the connection, frames still in flight (often the hello) must not revive it.
     if (this.localFailure) return;
     if (typeof data === 'string') {
@@ -218,6 +227,8 @@ export class Connection {
         ? this.localFailure
         : (fatalCloseError(code, reason, httpStatus) ?? subprotocolFailure(this.errorMessage));
     if (fatal) info.fatal = fatal;
+    this.droppedAfterUpgrade =
+      !this.hello && this.opened && !this.anyFrame && code === 1006 && !fatal && !this.localFailure;
     if (!this.hello) {
       this.rejectReady(
         fatal ??

@@ -72,6 +72,25 @@ describe('connecting', () => {
     expect(server.upgrades.map((u) => u.status)).toEqual([401]);
   });
 
+  it('opens the socket once more when the server drops it right after the upgrade', async () => {
+    server = await FakeServer.start({ dropAfterUpgrade: 1 });
+    client = clientFor(server, { autoReconnect: false });
+    const hello = await client.connect();
+    expect(hello.session.session_id).toBe(SESSION_ID);
+    expect(server.conns).toHaveLength(2);
+    expect(client.state).toBe('open');
+  });
+
+  it('reports a second drop right after the upgrade: one more try, not a loop', async () => {
+    server = await FakeServer.start({ dropAfterUpgrade: 2 });
+    client = clientFor(server, { autoReconnect: false });
+    const err = await client.connect().catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'CONNECT_FAILED', closeCode: 1006, retryable: true });
+    await delay(100);
+    expect(server.conns).toHaveLength(2);
+    expect(client.state).toBe('closed');
+  });
+
   it('surfaces HTTP 404 for an unknown session as NOT_FOUND', async () => {
     server = await FakeServer.start();
     client = clientFor(server, { url: server.url('inst-1', '0190a1b2-0000-7000-8000-000000000000') });

@@ -56,6 +56,11 @@ export interface FakeServerOptions {
   defaultRole?: PtyRole;
   /** Max controllers (extension capacity downgrade). */
   maxControllers?: number;
+  /**
+   * Accept this many upgrades and drop each socket at once, before binding_hello: what the edge's
+   * uWS build does now and then (ARCHITECTURE.md, "Known defect: dropped attaches").
+   */
+  dropAfterUpgrade?: number;
 }
 
 type Handler = (conn: FakeConn, frame: ClientFrame) => void;
@@ -147,6 +152,7 @@ export class FakeServer {
   autoCompleteStreams = true;
   private readonly overrides = new Map<string, Handler>();
   private readonly connWaiters: Array<(c: FakeConn) => void> = [];
+  private dropped = 0;
 
   private constructor(
     private readonly wss: WebSocketServer,
@@ -323,6 +329,11 @@ export class FakeServer {
     const conn = new FakeConn(ws, ws.protocol, offered, bearerOf(offered), req.headers.authorization);
     this.conns.push(conn);
     for (const w of this.connWaiters.splice(0)) w(conn);
+    if (this.dropped < (this.options.dropAfterUpgrade ?? 0)) {
+      this.dropped++;
+      ws.terminate();
+      return;
+    }
     ws.on('message', (data, isBinary) => this.onMessage(conn, data as Buffer, isBinary));
     ws.on('close', () => {
       if (conn.joined) {
