@@ -80,7 +80,8 @@ async function waitPlaceable(svc: Service, timeoutMs: number): Promise<void> {
   throw new Error(`cluster not ready within ${timeoutMs} ms: ${last}`);
 }
 
-export async function startCluster(): Promise<Service> {
+/** `extra`: settings beyond serviceEnv's, for both processes. */
+export async function startCluster(extra: Record<string, string> = {}): Promise<Service> {
   if (!(await reachable('127.0.0.1', 4222))) throw new Error(`NATS is not reachable at ${NATS_URL}`);
   if (!(await reachable('127.0.0.1', 5432))) throw new Error('Postgres is not reachable at 127.0.0.1:5432');
   const tag = `bench_${Date.now().toString(36)}_${process.pid}`;
@@ -94,6 +95,7 @@ export async function startCluster(): Promise<Service> {
     PTYWS_NATS_PREFIX: tag,
     PTYWS_AGENT_ID: `${tag}-agent`,
     PTYWS_EDGE_ID: `${tag}-edge`,
+    ...extra,
   });
   const start = (svc: string) =>
     spawnTracked(process.execPath, [join(REPO_ROOT, 'services', svc, 'dist', 'main.js')], {
