@@ -14,6 +14,7 @@ import { clusterUnavailable, startCluster } from './targets/cluster';
 import { REPO_ROOT, startEmbedded } from './targets/embedded';
 import { benchRaw } from './targets/raw';
 import { benchService } from './targets/service-bench';
+import { benchRelayFloor } from './targets/relay-floor';
 import { benchUwsFloor } from './targets/uws-floor';
 import { benchWetty } from './targets/wetty';
 import { emptyResult, type TargetResult } from './types';
@@ -62,6 +63,7 @@ async function runTarget(name: TargetName, opts: Options, budget: Budget): Promi
   log(`${name}:`);
   if (name === 'raw-node-pty') await benchRaw(opts.profile, result, budget);
   else if (name === 'uws-floor') await benchUwsFloor(opts.profile, result, budget);
+  else if (name === 'relay-floor') await benchRelayFloor(opts.profile, result, budget);
   else if (name === 'wetty') await benchWetty(opts.profile, result, budget);
   else if (name === 'embedded') await runService(name, startEmbedded, opts.profile, result, budget);
   else {
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
   const weights: Record<TargetName, number> = {
     'raw-node-pty': 1,
     'uws-floor': 1,
+    'relay-floor': 1,
     wetty: 1,
     embedded: 3,
     cluster: clusterUnavailable() ? 0 : 3,
@@ -121,12 +124,16 @@ async function main(): Promise<void> {
   const raw = targets.find((t) => t.name === 'raw-node-pty');
   const wetty = targets.find((t) => t.name === 'wetty');
   const floor = targets.find((t) => t.name === 'uws-floor');
-  // Ratios to the floor (raw node-pty; the raw uWS publish for fan-out) and to the peer (wetty).
+  const relay = targets.find((t) => t.name === 'relay-floor');
+  // Ratios to the floor (raw node-pty; the raw uWS publish for fan-out), to the echo floor of a
+  // terminal server (the relay: echo figures only) and to the peer (wetty).
   const ratios: Record<string, Ratios> = {};
+  const ratiosToRelay: Record<string, Ratios> = {};
   const ratiosToWetty: Record<string, Ratios> = {};
   for (const t of targets) {
-    if (t === raw || t === floor) continue;
+    if (t === raw || t === floor || t === relay) continue;
     ratios[t.name] = ratiosFor(t, raw, floor);
+    ratiosToRelay[t.name] = ratiosFor(t, relay);
     if (t !== wetty) ratiosToWetty[t.name] = ratiosFor(t, wetty);
   }
 
@@ -137,6 +144,7 @@ async function main(): Promise<void> {
     machine,
     targets: Object.fromEntries(targets.map((t) => [t.name, t])),
     ratios,
+    ratios_to_relay: ratiosToRelay,
     ratios_to_wetty: ratiosToWetty,
     wall_ms: Date.now() - date.getTime(),
   };
@@ -144,7 +152,7 @@ async function main(): Promise<void> {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(
-    `\n${renderTable(p, targets, ratios, ratiosToWetty)}\n\nJSON: ${file} (${(report.wall_ms / 1000).toFixed(1)} s)\n`,
+    `\n${renderTable(p, targets, ratios, ratiosToWetty, ratiosToRelay)}\n\nJSON: ${file} (${(report.wall_ms / 1000).toFixed(1)} s)\n`,
   );
 }
 

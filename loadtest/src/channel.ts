@@ -9,6 +9,11 @@ export interface ByteChannel {
   setListener(listener: (chunk: Buffer) => void): void;
 }
 
+import type { Cleanup } from './phase';
+import { CpuMeter } from './proc';
+import { round, summarize } from './stats';
+import type { EchoMetric } from './types';
+
 /** Characters typed in the echo measurement; 'Z' is kept apart for the readiness probe. */
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY';
 const PROBE = 'Z';
@@ -77,5 +82,35 @@ export function startTyping(channels: ByteChannel[], rateHz: number): () => void
   return () => {
     for (const t of starts) clearTimeout(t);
     for (const t of timers) clearInterval(t);
+  };
+}
+
+/**
+ * The echo scenario on any target: the first channel is measured while the others type `rateHz`
+ * keystrokes a second; `cpuPids` are the server's processes.
+ */
+export async function echoUnderLoad(
+  channels: ByteChannel[],
+  run: EchoRun,
+  rateHz: number,
+  cpuPids: number[],
+  cleanup: Cleanup,
+): Promise<EchoMetric> {
+  await Promise.all(channels.map((c) => awaitEchoReady(c)));
+  const [measured, ...busy] = channels;
+  if (!measured) throw new Error('no session');
+  const stop = startTyping(busy, rateHz);
+  cleanup.add(stop);
+  // Let the background typing reach its steady rate before the first sample.
+  if (busy.length) await new Promise((r) => setTimeout(r, 300));
+  const cpu = new CpuMeter(cpuPids);
+  const latencies = await sampleEcho(measured, run);
+  const serverCpu = round(cpu.percent(), 1);
+  stop();
+  return {
+    sessions: channels.length,
+    busy_rate_hz: busy.length ? rateHz : 0,
+    server_cpu_pct: serverCpu,
+    ...summarize(latencies),
   };
 }

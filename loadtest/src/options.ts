@@ -4,7 +4,7 @@
  */
 import type { EchoRun } from './channel';
 
-export const TARGET_NAMES = ['raw-node-pty', 'uws-floor', 'wetty', 'embedded', 'cluster'] as const;
+export const TARGET_NAMES = ['raw-node-pty', 'uws-floor', 'relay-floor', 'wetty', 'embedded', 'cluster'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface Profile {

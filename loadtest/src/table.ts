@@ -1,6 +1,7 @@
 /**
  * The printed summary: one row per figure, one column per target; in parentheses the ratio to the
- * floor (raw node-pty; for fan-out totals the raw uWS publish) and to the peer (wetty).
+ * floor (raw node-pty; for fan-out totals the raw uWS publish), for echoes to the relay floor
+ * (uWS and node-pty in one process), and to the peer (wetty).
  */
 import type { Profile } from './options';
 import type { Ratios } from './ratios';
@@ -103,15 +104,26 @@ function lagIncomplete(f: FanoutMetric | undefined): number | undefined {
   return f ? f.lagged_observers + f.incomplete_observers / 100 : undefined;
 }
 
-const BASELINES = new Set(['raw-node-pty', 'uws-floor', 'wetty']);
+const BASELINES = new Set(['raw-node-pty', 'uws-floor', 'relay-floor', 'wetty']);
 
-function cell(t: TargetResult, row: Row, ratios: Ratios | undefined, toWetty: Ratios | undefined): string {
+function cell(
+  t: TargetResult,
+  row: Row,
+  ratios: Ratios | undefined,
+  toWetty: Ratios | undefined,
+  toRelay: Ratios | undefined,
+): string {
   if (t.status === 'skipped') return '-';
   const v = row.value(t);
   if (v === undefined || !Number.isFinite(v)) return BASELINES.has(t.name) ? 'n/a' : 'failed';
   const r = row.ratio && ratios ? ratios[row.ratio] : undefined;
   const w = row.ratio && toWetty ? toWetty[row.ratio] : undefined;
-  const parts = [...(r !== undefined ? [`${r}x`] : []), ...(w !== undefined ? [`${w}x wetty`] : [])];
+  const f = row.ratio && toRelay ? toRelay[row.ratio] : undefined;
+  const parts = [
+    ...(r !== undefined ? [`${r}x`] : []),
+    ...(f !== undefined ? [`${f}x relay`] : []),
+    ...(w !== undefined ? [`${w}x wetty`] : []),
+  ];
   return v.toFixed(row.digits) + (parts.length ? ` (${parts.join(', ')})` : '');
 }
 
@@ -120,9 +132,13 @@ export function renderTable(
   targets: TargetResult[],
   ratios: Record<string, Ratios>,
   toWetty: Record<string, Ratios> = {},
+  toRelay: Record<string, Ratios> = {},
 ): string {
   const header = ['metric', ...targets.map((t) => t.name)];
-  const body = rows(p).map((row) => [row.label, ...targets.map((t) => cell(t, row, ratios[t.name], toWetty[t.name]))]);
+  const body = rows(p).map((row) => [
+    row.label,
+    ...targets.map((t) => cell(t, row, ratios[t.name], toWetty[t.name], toRelay[t.name])),
+  ]);
   const status = ['status', ...targets.map((t) => t.status)];
   const all = [header, status, ...body];
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));

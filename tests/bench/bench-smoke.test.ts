@@ -55,7 +55,7 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(existsSync(BENCH)).toBe(true); // built by `npm test` (tsconfig.build.json references loadtest)
     dir = mkdtempSync(join(tmpdir(), 'ptyws-bench-'));
     const out = join(dir, 'bench.json');
-    const res = await run(['--tiny', '--only', 'raw-node-pty,uws-floor,wetty,embedded', '--out', out]);
+    const res = await run(['--tiny', '--only', 'raw-node-pty,uws-floor,relay-floor,wetty,embedded', '--out', out]);
     stdout = res.stdout;
     if (res.code !== 0 || !existsSync(out)) throw new Error(`bench exited ${res.code}: ${res.stderr.slice(-2000)}`);
     report = JSON.parse(readFileSync(out, 'utf8'));
@@ -118,6 +118,19 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expectFinite(report.ratios.embedded, ['fanout_big_total'], 'ratios.embedded (floor)');
   });
 
+  it('has the relay floor (uWS and node-pty in one process) and echo ratios to it', () => {
+    const relay = report.targets['relay-floor'];
+    expect({ status: relay.status, errors: relay.errors }).toEqual({ status: 'ok', errors: {} });
+    expectFinite(relay.metrics.echo_1, ECHO, 'relay.echo_1');
+    expectFinite(relay.metrics.echo_loaded, ECHO, 'relay.echo_loaded');
+    expect(relay.metrics.echo_loaded.sessions).toBe(report.profile.loadedSessions);
+    expectFinite(
+      report.ratios_to_relay.embedded,
+      ['echo_1_p50', 'echo_1_p99', 'echo_loaded_p50', 'echo_loaded_p99'],
+      'ratios_to_relay.embedded',
+    );
+  });
+
   it('computes every ratio against the raw baseline', () => {
     const keys = [
       'echo_1_p50',
@@ -135,10 +148,11 @@ describe('npm run bench -- --tiny (smoke)', () => {
   });
 
   it('prints the table with a row per figure and a column per target', () => {
-    expect(stdout).toMatch(/^metric\s+raw-node-pty\s+uws-floor\s+wetty\s+embedded\s+cluster$/m);
-    // raw, floor (the WebSocket round trip alone), wetty (ratio to raw), embedded (ratios to raw and to wetty)
+    expect(stdout).toMatch(/^metric\s+raw-node-pty\s+uws-floor\s+relay-floor\s+wetty\s+embedded\s+cluster$/m);
+    // raw, floor (the WebSocket round trip alone), relay (socket and PTY), wetty (ratios to raw and to the relay),
+    // embedded (ratios to raw, to the relay and to wetty)
     expect(stdout).toMatch(
-      /^echo p50 ms, 1 session\s+[\d.]+\s+[\d.]+\s+\S+ \([\d.]+x\)\s+\S+ \([\d.]+x, [\d.]+x wetty\)/m,
+      /^echo p50 ms, 1 session\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\S+ \([\d.]+x, [\d.]+x relay\)\s+\S+ \([\d.]+x, [\d.]+x relay, [\d.]+x wetty\)/m,
     );
     expect(stdout).toMatch(/^JSON: /m);
   });

@@ -4,31 +4,21 @@
  * ratios isolate what the service adds.
  */
 import { join } from 'node:path';
-import { awaitEchoReady, sampleEcho, startTyping, type EchoRun } from '../channel';
+import { echoUnderLoad, type EchoRun } from '../channel';
 import { spawnTracked, waitForOutput } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
 import { ECHO_ARGV, floodArgv } from '../programs';
-import { round, summarize } from '../stats';
+import { round } from '../stats';
 import type { EchoMetric, FanoutMetric, MemoryMetric, TargetResult } from '../types';
 import { spawnLocal } from './local-pty';
 
 async function rawEcho(sessions: number, run: EchoRun, rateHz: number, cleanup: Cleanup): Promise<EchoMetric> {
   const ptys = Array.from({ length: sessions }, () => spawnLocal(ECHO_ARGV));
   for (const p of ptys) cleanup.add(() => p.kill());
-  await Promise.all(ptys.map((p) => awaitEchoReady(p)));
-  const [measured, ...busy] = ptys;
-  if (!measured) throw new Error('no pty');
-  const stop = startTyping(busy, rateHz);
-  cleanup.add(stop);
-  if (busy.length) await new Promise((r) => setTimeout(r, 300));
-  const cpu = new CpuMeter([process.pid]);
-  const latencies = await sampleEcho(measured, run);
-  const serverCpu = round(cpu.percent(), 1);
-  stop();
-  return { sessions, busy_rate_hz: busy.length ? rateHz : 0, server_cpu_pct: serverCpu, ...summarize(latencies) };
+  return echoUnderLoad(ptys, run, rateHz, [process.pid], cleanup);
 }
 
 async function rawFlood(bytes: number, timeoutMs: number, cleanup: Cleanup): Promise<FanoutMetric> {

@@ -1,0 +1,56 @@
+/**
+ * The echo floor (relay-floor-child.ts): the same keystrokes through a WebSocket to a PTY and back
+ * with nothing but uWS and node-pty in the server process. Raw node-pty is the PTY alone and the
+ * uWS floor the socket alone; this is both in one process, the way a terminal server must be.
+ */
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { echoUnderLoad, type ByteChannel, type EchoRun } from '../channel';
+import { spawnTracked, stopChild, waitForOutput } from '../children';
+import { echoRun, type Profile } from '../options';
+import { Budget, phase, type Cleanup } from '../phase';
+import { ECHO_ARGV } from '../programs';
+import type { EchoMetric, TargetResult } from '../types';
+
+async function startRelay(c: Cleanup): Promise<{ url: string; pid: number }> {
+  const child = spawnTracked(
+    process.execPath,
+    [join(__dirname, '..', 'relay-floor-child.js'), JSON.stringify(ECHO_ARGV)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  c.add(() => stopChild(child, 1000));
+  const m = await waitForOutput(child, /port (\d+)/, 15_000, 'relay floor');
+  return { url: `ws://127.0.0.1:${m[1] as string}/`, pid: child.pid as number };
+}
+
+async function channel(url: string, c: Cleanup): Promise<ByteChannel> {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  ws.binaryType = 'nodebuffer';
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  c.add(() => ws.terminate());
+  let listener: (chunk: Buffer) => void = () => {};
+  ws.on('message', (d: Buffer) => listener(d));
+  return { write: (data) => ws.send(data), setListener: (l) => (listener = l) };
+}
+
+/** As the services' echo: one measured session, the others typing `rateHz` keystrokes a second. */
+async function relayEcho(sessions: number, run: EchoRun, rateHz: number, c: Cleanup): Promise<EchoMetric> {
+  const { url, pid } = await startRelay(c);
+  const channels: ByteChannel[] = [];
+  for (let i = 0; i < sessions; i++) channels.push(await channel(url, c));
+  return echoUnderLoad(channels, run, rateHz, [pid], c);
+}
+
+export async function benchRelayFloor(p: Profile, result: TargetResult, budget: Budget): Promise<void> {
+  await phase(result, 'echo_1', budget, async (c) => {
+    result.metrics.echo_1 = await relayEcho(1, echoRun(p), p.busyRateHz, c);
+  });
+  await phase(result, 'echo_loaded', budget, async (c) => {
+    result.metrics.echo_loaded = await relayEcho(p.loadedSessions, echoRun(p), p.busyRateHz, c);
+  });
+}
