@@ -12,6 +12,7 @@ import type { Terminal } from './xterm';
 import { WriteQueue } from './writeQueue';
 import { requiredLineFeeds, scrolledOutPrefix } from './skipGate';
 import { canSkipFromHere } from './skipState';
+import { writeParsedAtOnce } from './parseAtOnce';
 
 const EMPTY = new Uint8Array(0);
 
@@ -59,13 +60,20 @@ export class XtermFeed {
     else this.schedule();
   }
 
-  /** Runs `action` once every write queued so far has been parsed (or skipped), before later ones. */
+  /**
+   * Runs `action` once every write queued so far has been parsed (or skipped), before later ones:
+   * at once when xterm holds nothing else (parseAtOnce.ts), else after what it holds.
+   */
   afterQueued(action: () => void): void {
-    this.drain(true);
-    this.hand(EMPTY, () => {
-      // xterm may still drain its buffer after close(); the terminal must not be touched then.
-      if (!this.closed) action();
-    });
+    this.drain(true, true);
+    this.hand(
+      EMPTY,
+      () => {
+        // xterm may still drain its buffer after close(); the terminal must not be touched then.
+        if (!this.closed) action();
+      },
+      true,
+    );
   }
 
   close(): void {
@@ -81,19 +89,20 @@ export class XtermFeed {
     });
   }
 
-  private drain(force: boolean): void {
+  private drain(force: boolean, atOnce = false): void {
     if (this.closed || this.queue.empty) return;
     if (this.opts.skip) {
-      if (this.inXterm === 0) this.skipScrolledOut();
+      if (this.inXterm === 0) this.skipScrolledOut(atOnce);
       else if (!force) {
         this.drainWhenIdle = true;
         return;
       }
     }
-    for (let chunk = this.queue.shift(); chunk; chunk = this.queue.shift()) this.hand(chunk.data, chunk.onParsed);
+    for (let chunk = this.queue.shift(); chunk; chunk = this.queue.shift())
+      this.hand(chunk.data, chunk.onParsed, atOnce);
   }
 
-  private skipScrolledOut(): void {
+  private skipScrolledOut(atOnce: boolean): void {
     if (!canSkipFromHere(this.term)) return;
     let drop = scrolledOutPrefix(this.queue.pending(), requiredLineFeeds(this.term.rows, this.opts.scrollback));
     this.skipped += drop;
@@ -106,19 +115,21 @@ export class XtermFeed {
       }
       drop -= head.data.length;
       this.queue.shift();
-      if (head.onParsed) this.hand(EMPTY, head.onParsed);
+      if (head.onParsed) this.hand(EMPTY, head.onParsed, atOnce);
     }
   }
 
-  private hand(data: Uint8Array, onParsed: (() => void) | undefined): void {
+  private hand(data: Uint8Array, onParsed: (() => void) | undefined, atOnce = false): void {
     this.inXterm++;
-    this.term.write(data, () => {
+    const parsed = (): void => {
       this.inXterm--;
       onParsed?.();
       if (this.inXterm === 0 && this.drainWhenIdle) {
         this.drainWhenIdle = false;
         this.schedule();
       }
-    });
+    };
+    if (atOnce) writeParsedAtOnce(this.term, data, parsed);
+    else this.term.write(data, parsed);
   }
 }

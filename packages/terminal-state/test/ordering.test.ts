@@ -121,8 +121,20 @@ describe('TerminalState ordering', () => {
     expect(screenLines(restored)[0]).toBe('original');
   });
 
-  it('rejects pending and later snapshots once disposed, and ignores later input', async () => {
+  it('takes a snapshot at once when xterm holds nothing, without waiting for its timer', async () => {
     state = new TerminalState({ cols: 20, rows: 3 });
+    state.write(utf8('typed'));
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    const snap = await state.snapshot();
+    // xterm parses a write on a timer of its own (>= 1 ms here) unless handed over at once.
+    expect(timerRan).toBe(false);
+    expect(screenLines(await restore(snap))[0]).toBe('typed');
+  });
+
+  it('rejects pending and later snapshots once disposed, and ignores later input', async () => {
+    // A 1-byte queue bound hands 'data' to xterm at once, on xterm's timer: the snapshot then waits.
+    state = new TerminalState({ cols: 20, rows: 3, maxQueuedBytes: 1 });
     state.write(utf8('data'));
     const pending = state.snapshot();
     state.dispose();
