@@ -3,16 +3,16 @@
  * WebSocket to the service. The echo and flood measurements only see this interface, so both
  * targets are timed by exactly the same code.
  */
+import type { Cleanup } from './phase';
+import { CpuMeter } from './proc';
+import { round, summarize } from './stats';
+import type { EchoMetric } from './types';
+
 export interface ByteChannel {
   write(data: Buffer): void;
   /** Replaces the single output listener (one at a time keeps the hot path to one call). */
   setListener(listener: (chunk: Buffer) => void): void;
 }
-
-import type { Cleanup } from './phase';
-import { CpuMeter } from './proc';
-import { round, summarize } from './stats';
-import type { EchoMetric } from './types';
 
 /** Characters typed in the echo measurement; 'Z' is kept apart for the readiness probe. */
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY';

@@ -4,12 +4,12 @@
  * uWS floor the socket alone; this is both in one process, the way a terminal server must be.
  */
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { echoUnderLoad, type ByteChannel, type EchoRun } from '../channel';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { ECHO_ARGV } from '../programs';
+import { openRawSocket, rawSocketChannel } from '../raw-socket';
 import type { EchoMetric, TargetResult } from '../types';
 
 async function startRelay(c: Cleanup): Promise<{ url: string; pid: number }> {
@@ -26,16 +26,9 @@ async function startRelay(c: Cleanup): Promise<{ url: string; pid: number }> {
 }
 
 async function channel(url: string, c: Cleanup): Promise<ByteChannel> {
-  const ws = new WebSocket(url, { perMessageDeflate: false });
-  ws.binaryType = 'nodebuffer';
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
+  const ws = await openRawSocket(url);
   c.add(() => ws.terminate());
-  let listener: (chunk: Buffer) => void = () => {};
-  ws.on('message', (d: Buffer) => listener(d));
-  return { write: (data) => ws.send(data), setListener: (l) => (listener = l) };
+  return rawSocketChannel(ws);
 }
 
 /** As the services' echo: one measured session, the others typing `rateHz` keystrokes a second. */

@@ -9,19 +9,10 @@ import { FloodReader } from '../flood';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
-import { sampleEcho, type ByteChannel, type EchoRun } from '../channel';
-import { mean, round, summarize } from '../stats';
+import { echoUnderLoad, type EchoRun } from '../channel';
+import { mean, round } from '../stats';
+import { openRawSocket, rawSocketChannel } from '../raw-socket';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
-
-async function open(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(url, { perMessageDeflate: false });
-  ws.binaryType = 'nodebuffer';
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return ws;
-}
 
 /** The floor's server process; its URL once it listens. */
 async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid: number }> {
@@ -36,20 +27,15 @@ async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid
 /** A keystroke's WebSocket round trip alone: the server sends each binary message back. */
 async function floorEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
   const { url, pid } = await startFloor(1, c);
-  const ws = await open(url);
+  const ws = await openRawSocket(url);
   c.add(() => ws.terminate());
-  let listener: (chunk: Buffer) => void = () => {};
-  ws.on('message', (d: Buffer) => listener(d));
-  const channel: ByteChannel = { write: (data) => ws.send(data), setListener: (l) => (listener = l) };
-  const cpu = new CpuMeter([pid]);
-  const latencies = await sampleEcho(channel, run);
-  return { sessions: 1, busy_rate_hz: 0, server_cpu_pct: round(cpu.percent(), 1), ...summarize(latencies) };
+  return echoUnderLoad([rawSocketChannel(ws)], run, 0, [pid], c);
 }
 
 async function floorFanout(observers: number, bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
   const { url, pid } = await startFloor(bytes, c);
   const sockets: WebSocket[] = [];
-  for (let i = 0; i < observers; i++) sockets.push(await open(url));
+  for (let i = 0; i < observers; i++) sockets.push(await openRawSocket(url));
   c.add(() => sockets.forEach((s) => s.terminate()));
   const readers = sockets.map((s) => {
     const r = new FloodReader();

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@pty-ws/testkit';
 import { io, type Socket } from 'socket.io-client';
-import { awaitEchoReady, sampleEcho, type ByteChannel, type EchoRun } from '../channel';
+import { echoUnderLoad, type ByteChannel, type EchoRun } from '../channel';
 import { spawnTracked, stopChild } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
 import { echoRun, type Profile } from '../options';
@@ -22,7 +22,6 @@ import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
 import { COLS, ECHO_ARGV, ROWS, floodArgv } from '../programs';
 import { REPO_ROOT } from './embedded';
-import { round, summarize } from '../stats';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 const ACK_BYTES = 262_144;
@@ -94,11 +93,7 @@ function connect(w: Wetty, c: Cleanup): Promise<ByteChannel> {
 
 async function wettyEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
   const w = await startWetty(ECHO_ARGV, c);
-  const ch = await connect(w, c);
-  await awaitEchoReady(ch);
-  const cpu = new CpuMeter([w.pid]);
-  const latencies = await sampleEcho(ch, run);
-  return { sessions: 1, busy_rate_hz: 0, server_cpu_pct: round(cpu.percent(), 1), ...summarize(latencies) };
+  return echoUnderLoad([await connect(w, c)], run, 0, [w.pid], c);
 }
 
 async function wettyFlood(bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
