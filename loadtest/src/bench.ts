@@ -103,7 +103,9 @@ async function main(): Promise<void> {
     process.exit(3);
   }, hardLimit).unref();
   log(`bench: profile ${p.name}, budget ${p.budgetMs / 1000} s, ${machine.cpus} cpus, node ${machine.node}`);
-  log(`bench: echo ${p.echoSamples} round trips per scenario after ${p.echoWarmup} discarded (every target alike)`);
+  log(
+    `bench: echo ${p.echoSamples} round trips per scenario after ${p.echoWarmupSessions} warm-up sessions and ${p.echoWarmup} discarded (every target alike)`,
+  );
 
   // Each target gets a share of the time left, so a slow one cannot starve those after it. The
   // baseline is quick; the services do the same work and weigh the same.

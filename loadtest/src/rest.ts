@@ -88,6 +88,13 @@ export class SessionSet {
     return id;
   }
 
+  /** Deletes one session now (it is not deleted again by deleteAll). */
+  async delete(id: string): Promise<void> {
+    const i = this.ids.indexOf(id);
+    if (i >= 0) this.ids.splice(i, 1);
+    await deleteSession(this.ep, id);
+  }
+
   async deleteAll(): Promise<void> {
     await mapLimit(this.ids.splice(0), 20, (id) => deleteSession(this.ep, id));
   }

@@ -25,6 +25,11 @@ function rows(p: Profile): Row[] {
     { label: 'echo p50 ms, 1 session', value: (t) => t.metrics.echo_1?.p50_ms, ratio: 'echo_1_p50', digits: 3 },
     { label: 'echo p99 ms, 1 session', value: (t) => t.metrics.echo_1?.p99_ms, ratio: 'echo_1_p99', digits: 3 },
     {
+      label: 'echo p99 ms, first session',
+      value: (t) => t.metrics.echo_1?.first_session?.p99_ms,
+      digits: 3,
+    },
+    {
       label: `echo p50 ms, ${p.loadedSessions} sessions`,
       value: (t) => t.metrics.echo_loaded?.p50_ms,
       ratio: 'echo_loaded_p50',

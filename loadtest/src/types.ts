@@ -7,6 +7,8 @@ export interface EchoMetric extends LatencySummary {
   busy_rate_hz: number;
   /** CPU% of the process(es) hosting the sessions while sampling (100 = one core). */
   server_cpu_pct: number;
+  /** The first warm-up session's echoes (profile.echoWarmup of them): a fresh process's first user. */
+  first_session?: LatencySummary;
 }
 
 export interface FanoutMetric {

@@ -131,6 +131,13 @@ describe('npm run bench -- --tiny (smoke)', () => {
     );
   });
 
+  it("reports a fresh process's first session apart, on every echo target", () => {
+    expect(report.profile.echoWarmupSessions).toBeGreaterThan(0);
+    for (const name of ['raw-node-pty', 'uws-floor', 'relay-floor', 'wetty', 'embedded'])
+      expectFinite(report.targets[name].metrics.echo_1.first_session, ['p50_ms', 'p99_ms'], `${name}.first_session`);
+    expect(stdout).toMatch(/^echo p99 ms, first session\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+/m);
+  });
+
   it('computes every ratio against the raw baseline', () => {
     const keys = [
       'echo_1_p50',

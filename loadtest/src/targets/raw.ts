@@ -4,7 +4,7 @@
  * ratios isolate what the service adds.
  */
 import { join } from 'node:path';
-import { echoUnderLoad, type EchoRun } from '../channel';
+import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, waitForOutput } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
 import { echoRun, type Profile } from '../options';
@@ -16,9 +16,12 @@ import type { EchoMetric, FanoutMetric, MemoryMetric, TargetResult } from '../ty
 import { spawnLocal } from './local-pty';
 
 async function rawEcho(sessions: number, run: EchoRun, rateHz: number, cleanup: Cleanup): Promise<EchoMetric> {
-  const ptys = Array.from({ length: sessions }, () => spawnLocal(ECHO_ARGV));
-  for (const p of ptys) cleanup.add(() => p.kill());
-  return echoUnderLoad(ptys, run, rateHz, [process.pid], cleanup);
+  const open = (): Promise<EchoSession> => {
+    const p = spawnLocal(ECHO_ARGV);
+    cleanup.add(() => p.kill());
+    return Promise.resolve({ channel: p, close: () => p.kill() });
+  };
+  return echoUnderLoad(open, sessions, run, rateHz, [process.pid], cleanup);
 }
 
 async function rawFlood(bytes: number, timeoutMs: number, cleanup: Cleanup): Promise<FanoutMetric> {

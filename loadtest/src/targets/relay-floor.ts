@@ -4,7 +4,7 @@
  * uWS floor the socket alone; this is both in one process, the way a terminal server must be.
  */
 import { join } from 'node:path';
-import { echoUnderLoad, type ByteChannel, type EchoRun } from '../channel';
+import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
@@ -25,18 +25,17 @@ async function startRelay(c: Cleanup): Promise<{ url: string; pid: number }> {
   return { url: `ws://127.0.0.1:${m[1] as string}/`, pid: child.pid as number };
 }
 
-async function channel(url: string, c: Cleanup): Promise<ByteChannel> {
+/** A socket is a session: the relay spawns a PTY for it and kills it when the socket closes. */
+async function session(url: string, c: Cleanup): Promise<EchoSession> {
   const ws = await openRawSocket(url);
   c.add(() => ws.terminate());
-  return rawSocketChannel(ws);
+  return { channel: rawSocketChannel(ws), close: () => ws.terminate() };
 }
 
 /** As the services' echo: one measured session, the others typing `rateHz` keystrokes a second. */
 async function relayEcho(sessions: number, run: EchoRun, rateHz: number, c: Cleanup): Promise<EchoMetric> {
   const { url, pid } = await startRelay(c);
-  const channels: ByteChannel[] = [];
-  for (let i = 0; i < sessions; i++) channels.push(await channel(url, c));
-  return echoUnderLoad(channels, run, rateHz, [pid], c);
+  return echoUnderLoad(() => session(url, c), sessions, run, rateHz, [pid], c);
 }
 
 export async function benchRelayFloor(p: Profile, result: TargetResult, budget: Budget): Promise<void> {

@@ -9,7 +9,7 @@ import { FloodReader } from '../flood';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
-import { echoUnderLoad, type EchoRun } from '../channel';
+import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
 import { mean, round } from '../stats';
 import { openRawSocket, rawSocketChannel } from '../raw-socket';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
@@ -27,9 +27,12 @@ async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid
 /** A keystroke's WebSocket round trip alone: the server sends each binary message back. */
 async function floorEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
   const { url, pid } = await startFloor(1, c);
-  const ws = await openRawSocket(url);
-  c.add(() => ws.terminate());
-  return echoUnderLoad([rawSocketChannel(ws)], run, 0, [pid], c);
+  const open = async (): Promise<EchoSession> => {
+    const ws = await openRawSocket(url);
+    c.add(() => ws.terminate());
+    return { channel: rawSocketChannel(ws), close: () => ws.terminate() };
+  };
+  return echoUnderLoad(open, 1, run, 0, [pid], c);
 }
 
 async function floorFanout(observers: number, bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {

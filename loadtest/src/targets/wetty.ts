@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@pty-ws/testkit';
 import { io, type Socket } from 'socket.io-client';
-import { echoUnderLoad, type ByteChannel, type EchoRun } from '../channel';
+import { echoUnderLoad, type ByteChannel, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, stopChild } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
 import { echoRun, type Profile } from '../options';
@@ -64,8 +64,11 @@ async function startWetty(argv: string[], c: Cleanup): Promise<Wetty> {
   return { pid: child.pid as number, port };
 }
 
-/** One wetty terminal as a ByteChannel: resolves once the server said `login` (the PTY runs). */
-function connect(w: Wetty, c: Cleanup): Promise<ByteChannel> {
+/**
+ * One wetty terminal (a socket is a session: wetty spawns its PTY and kills it on disconnect);
+ * resolves once the server said `login` (the PTY runs).
+ */
+function connect(w: Wetty, c: Cleanup): Promise<EchoSession> {
   return new Promise((resolve, reject) => {
     const socket: Socket = io(`http://127.0.0.1:${w.port}`, {
       path: '/wetty/socket.io',
@@ -85,7 +88,11 @@ function connect(w: Wetty, c: Cleanup): Promise<ByteChannel> {
     });
     socket.once('login', () => {
       socket.emit('resize', { cols: COLS, rows: ROWS });
-      resolve({ write: (d) => socket.emit('input', d.toString('latin1')), setListener: (l) => (listener = l) });
+      const channel: ByteChannel = {
+        write: (d) => socket.emit('input', d.toString('latin1')),
+        setListener: (l) => (listener = l),
+      };
+      resolve({ channel, close: () => socket.disconnect() });
     });
     socket.once('connect_error', (err) => reject(err));
   });
@@ -93,12 +100,12 @@ function connect(w: Wetty, c: Cleanup): Promise<ByteChannel> {
 
 async function wettyEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
   const w = await startWetty(ECHO_ARGV, c);
-  return echoUnderLoad([await connect(w, c)], run, 0, [w.pid], c);
+  return echoUnderLoad(() => connect(w, c), 1, run, 0, [w.pid], c);
 }
 
 async function wettyFlood(bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
   const w = await startWetty(floodArgv(bytes), c);
-  const ch = await connect(w, c);
+  const ch = (await connect(w, c)).channel;
   const reader = new FloodReader();
   ch.setListener((chunk) => reader.feed(chunk));
   await new Promise((r) => setTimeout(r, 200)); // the shell reaches `read`
