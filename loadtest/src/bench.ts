@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   const floor = targets.find((t) => t.name === 'uws-floor');
   const relay = targets.find((t) => t.name === 'relay-floor');
   // Ratios to the floor (raw node-pty; the raw uWS publish for fan-out), to the echo floor of a
-  // terminal server (the relay: echo figures only) and to the peer (wetty).
+  // terminal server (the relay: echoes and one stream) and to the peer (wetty).
   const ratios: Record<string, Ratios> = {};
   const ratiosToRelay: Record<string, Ratios> = {};
   const ratiosToWetty: Record<string, Ratios> = {};

@@ -1,7 +1,7 @@
 /**
  * The printed summary: one row per figure, one column per target; in parentheses the ratio to the
- * floor (raw node-pty; for fan-out totals the raw uWS publish), for echoes to the relay floor
- * (uWS and node-pty in one process), and to the peer (wetty).
+ * floor (raw node-pty; for fan-out totals the raw uWS publish), for echoes and MB/s per reader
+ * to the relay floor (uWS and node-pty in one process), and to the peer (wetty).
  */
 import type { Profile } from './options';
 import type { Ratios } from './ratios';

@@ -118,15 +118,16 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expectFinite(report.ratios.embedded, ['fanout_big_total'], 'ratios.embedded (floor)');
   });
 
-  it('has the relay floor (uWS and node-pty in one process) and echo ratios to it', () => {
+  it('has the relay floor (uWS and node-pty in one process) and echo and stream ratios to it', () => {
     const relay = report.targets['relay-floor'];
     expect({ status: relay.status, errors: relay.errors }).toEqual({ status: 'ok', errors: {} });
     expectFinite(relay.metrics.echo_1, ECHO, 'relay.echo_1');
     expectFinite(relay.metrics.echo_loaded, ECHO, 'relay.echo_loaded');
     expect(relay.metrics.echo_loaded.sessions).toBe(report.profile.loadedSessions);
+    expectFinite(relay.metrics.throughput['1'], FANOUT, 'relay.throughput.1');
     expectFinite(
       report.ratios_to_relay.embedded,
-      ['echo_1_p50', 'echo_1_p99', 'echo_loaded_p50', 'echo_loaded_p99'],
+      ['echo_1_p50', 'echo_1_p99', 'echo_loaded_p50', 'echo_loaded_p99', 'throughput_1_per_observer'],
       'ratios_to_relay.embedded',
     );
   });

@@ -1,25 +1,25 @@
 /**
- * The echo floor (relay-floor-child.ts): the same keystrokes through a WebSocket to a PTY and back
- * with nothing but uWS and node-pty in the server process. Raw node-pty is the PTY alone and the
- * uWS floor the socket alone; this is both in one process, the way a terminal server must be.
+ * The floor of a WebSocket terminal (relay-floor-child.ts): the same keystrokes and the same
+ * stream through a WebSocket to a PTY and back with nothing but uWS and node-pty in the server
+ * process. Raw node-pty is the PTY alone and the uWS floor the socket alone; this is both in one
+ * process, the way a terminal server must be.
  */
 import { join } from 'node:path';
 import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
-import { ECHO_ARGV } from '../programs';
+import { ECHO_ARGV, floodArgv } from '../programs';
 import { openRawSocket, rawSocketChannel } from '../raw-socket';
-import type { EchoMetric, TargetResult } from '../types';
+import { FloodReader, timeOneReader } from '../flood';
+import { CpuMeter } from '../proc';
+import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
-async function startRelay(c: Cleanup): Promise<{ url: string; pid: number }> {
-  const child = spawnTracked(
-    process.execPath,
-    [join(__dirname, '..', 'relay-floor-child.js'), JSON.stringify(ECHO_ARGV)],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+/** A relay whose every socket runs `argv` on a PTY of its own. */
+async function startRelay(argv: string[], c: Cleanup): Promise<{ url: string; pid: number }> {
+  const child = spawnTracked(process.execPath, [join(__dirname, '..', 'relay-floor-child.js'), JSON.stringify(argv)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   c.add(() => stopChild(child, 1000));
   const m = await waitForOutput(child, /port (\d+)/, 15_000, 'relay floor');
   return { url: `ws://127.0.0.1:${m[1] as string}/`, pid: child.pid as number };
@@ -34,8 +34,23 @@ async function session(url: string, c: Cleanup): Promise<EchoSession> {
 
 /** As the services' echo: one measured session, the others typing `rateHz` keystrokes a second. */
 async function relayEcho(sessions: number, run: EchoRun, rateHz: number, c: Cleanup): Promise<EchoMetric> {
-  const { url, pid } = await startRelay(c);
+  const { url, pid } = await startRelay(ECHO_ARGV, c);
   return echoUnderLoad(() => session(url, c), sessions, run, rateHz, [pid], c);
+}
+
+/** One reader of one stream: each PTY read goes out as one binary message, nothing else is done. */
+async function relayFlood(bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
+  const { url, pid } = await startRelay(floodArgv(bytes), c);
+  const { channel } = await session(url, c);
+  const reader = new FloodReader();
+  channel.setListener((chunk) => reader.feed(chunk));
+  await new Promise((r) => setTimeout(r, 200)); // the shell reaches `read`
+  const server = new CpuMeter([pid]);
+  const client = new CpuMeter([process.pid]);
+  return timeOneReader(reader, () => channel.write(Buffer.from('\r')), timeoutMs, {
+    server: () => server.percent(),
+    client: () => client.percent(),
+  });
 }
 
 export async function benchRelayFloor(p: Profile, result: TargetResult, budget: Budget): Promise<void> {
@@ -44,5 +59,8 @@ export async function benchRelayFloor(p: Profile, result: TargetResult, budget: 
   });
   await phase(result, 'echo_loaded', budget, async (c) => {
     result.metrics.echo_loaded = await relayEcho(p.loadedSessions, echoRun(p), p.busyRateHz, c);
+  });
+  await phase(result, 'throughput_1', budget, async (c) => {
+    result.metrics.throughput['1'] = await relayFlood(p.streamBytes, 60_000, c);
   });
 }
