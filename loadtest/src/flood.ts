@@ -1,4 +1,6 @@
 /** Counts the bytes one reader receives from a flooding session until the end marker. */
+import type { ByteChannel } from './channel';
+import { CpuMeter } from './proc';
 import { FLOOD_END } from './programs';
 import { round } from './stats';
 import type { FanoutMetric } from './types';
@@ -74,4 +76,24 @@ export async function timeOneReader(
     lagged_observers: 0,
     incomplete_observers: 0,
   };
+}
+
+/**
+ * One reader of a flood on `channel`, served by another process (`serverPid`, whose CPU is the
+ * server's figure): the start key is typed once the shell has had time to reach `read`.
+ */
+export async function timeChannelReader(
+  channel: ByteChannel,
+  serverPid: number,
+  timeoutMs: number,
+): Promise<FanoutMetric> {
+  const reader = new FloodReader();
+  channel.setListener((chunk) => reader.feed(chunk));
+  await new Promise((r) => setTimeout(r, 200));
+  const server = new CpuMeter([serverPid]);
+  const client = new CpuMeter([process.pid]);
+  return timeOneReader(reader, () => channel.write(Buffer.from('\r')), timeoutMs, {
+    server: () => server.percent(),
+    client: () => client.percent(),
+  });
 }

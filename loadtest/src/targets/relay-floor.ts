@@ -5,14 +5,13 @@
  * process, the way a terminal server must be.
  */
 import { join } from 'node:path';
-import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
+import { echoUnderLoad, type EchoRun } from '../channel';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { ECHO_ARGV, floodArgv } from '../programs';
-import { openRawSocket, rawSocketChannel } from '../raw-socket';
-import { FloodReader, timeOneReader } from '../flood';
-import { CpuMeter } from '../proc';
+import { rawSocketSession } from '../raw-socket';
+import { timeChannelReader } from '../flood';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 /** A relay whose every socket runs `argv` on a PTY of its own. */
@@ -25,32 +24,20 @@ async function startRelay(argv: string[], c: Cleanup): Promise<{ url: string; pi
   return { url: `ws://127.0.0.1:${m[1] as string}/`, pid: child.pid as number };
 }
 
-/** A socket is a session: the relay spawns a PTY for it and kills it when the socket closes. */
-async function session(url: string, c: Cleanup): Promise<EchoSession> {
-  const ws = await openRawSocket(url);
-  c.add(() => ws.terminate());
-  return { channel: rawSocketChannel(ws), close: () => ws.terminate() };
-}
-
-/** As the services' echo: one measured session, the others typing `rateHz` keystrokes a second. */
+/**
+ * As the services' echo: one measured session, the others typing `rateHz` keystrokes a second. A
+ * socket is a session: the relay spawns a PTY for it and kills it when the socket closes.
+ */
 async function relayEcho(sessions: number, run: EchoRun, rateHz: number, c: Cleanup): Promise<EchoMetric> {
   const { url, pid } = await startRelay(ECHO_ARGV, c);
-  return echoUnderLoad(() => session(url, c), sessions, run, rateHz, [pid], c);
+  return echoUnderLoad(() => rawSocketSession(url, c), sessions, run, rateHz, [pid], c);
 }
 
 /** One reader of one stream: each PTY read goes out as one binary message, nothing else is done. */
 async function relayFlood(bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
   const { url, pid } = await startRelay(floodArgv(bytes), c);
-  const { channel } = await session(url, c);
-  const reader = new FloodReader();
-  channel.setListener((chunk) => reader.feed(chunk));
-  await new Promise((r) => setTimeout(r, 200)); // the shell reaches `read`
-  const server = new CpuMeter([pid]);
-  const client = new CpuMeter([process.pid]);
-  return timeOneReader(reader, () => channel.write(Buffer.from('\r')), timeoutMs, {
-    server: () => server.percent(),
-    client: () => client.percent(),
-  });
+  const { channel } = await rawSocketSession(url, c);
+  return timeChannelReader(channel, pid, timeoutMs);
 }
 
 export async function benchRelayFloor(p: Profile, result: TargetResult, budget: Budget): Promise<void> {

@@ -9,9 +9,9 @@ import { FloodReader } from '../flood';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
-import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
+import { echoUnderLoad, type EchoRun } from '../channel';
 import { mean, round } from '../stats';
-import { openRawSocket, rawSocketChannel } from '../raw-socket';
+import { openRawSocket, rawSocketSession } from '../raw-socket';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 /** The floor's server process; its URL once it listens. */
@@ -27,12 +27,7 @@ async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid
 /** A keystroke's WebSocket round trip alone: the server sends each binary message back. */
 async function floorEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
   const { url, pid } = await startFloor(1, c);
-  const open = async (): Promise<EchoSession> => {
-    const ws = await openRawSocket(url);
-    c.add(() => ws.terminate());
-    return { channel: rawSocketChannel(ws), close: () => ws.terminate() };
-  };
-  return echoUnderLoad(open, 1, run, 0, [pid], c);
+  return echoUnderLoad(() => rawSocketSession(url, c), 1, run, 0, [pid], c);
 }
 
 async function floorFanout(observers: number, bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {

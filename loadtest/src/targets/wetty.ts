@@ -16,10 +16,9 @@ import { freePort } from '@pty-ws/testkit';
 import { io, type Socket } from 'socket.io-client';
 import { echoUnderLoad, type ByteChannel, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, stopChild } from '../children';
-import { FloodReader, timeOneReader } from '../flood';
+import { timeChannelReader } from '../flood';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
-import { CpuMeter } from '../proc';
 import { COLS, ECHO_ARGV, ROWS, floodArgv } from '../programs';
 import { REPO_ROOT } from './embedded';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
@@ -105,16 +104,7 @@ async function wettyEcho(run: EchoRun, c: Cleanup): Promise<EchoMetric> {
 
 async function wettyFlood(bytes: number, timeoutMs: number, c: Cleanup): Promise<FanoutMetric> {
   const w = await startWetty(floodArgv(bytes), c);
-  const ch = (await connect(w, c)).channel;
-  const reader = new FloodReader();
-  ch.setListener((chunk) => reader.feed(chunk));
-  await new Promise((r) => setTimeout(r, 200)); // the shell reaches `read`
-  const server = new CpuMeter([w.pid]);
-  const client = new CpuMeter([process.pid]);
-  return timeOneReader(reader, () => ch.write(Buffer.from('\r')), timeoutMs, {
-    server: () => server.percent(),
-    client: () => client.percent(),
-  });
+  return timeChannelReader((await connect(w, c)).channel, w.pid, timeoutMs);
 }
 
 /** Echo and one-reader throughput: wetty cannot share one terminal between clients. */
