@@ -9,6 +9,19 @@ export interface EdgeListener {
   close(): Promise<void>;
 }
 
+/** uSockets' listen option (the typings' ListenOptions enum has no runtime value to import). */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+
+/**
+ * uWS's native listen takes (host, port, options, cb); its typings only declare options without a
+ * host. Exclusive matters: by default uWS sets SO_REUSEPORT on a given port, so a second edge (or
+ * anything else run by the same user) bound to the same port succeeds silently and the kernel
+ * splits connections between the two. An edge must own its port or fail to start.
+ */
+interface ExclusiveListen {
+  listen(host: string, port: number, options: number, cb: (listenSocket: us_listen_socket | false) => void): unknown;
+}
+
 /**
  * Listens on PTYWS_HOST:PTYWS_PORT. Behind the mTLS front the app listens on a unix socket only
  * this user can reach, and the front listens on the port and relays verified connections to it.
@@ -23,8 +36,12 @@ export async function listenEdge(
     if (backend)
       app.listen_unix((s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${backend.path}`))), backend.path);
     else
-      app.listen(config.host, config.port, (s) =>
-        s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${config.port}`)),
+      (app as unknown as ExclusiveListen).listen(config.host, config.port, LIBUS_LISTEN_EXCLUSIVE_PORT, (s) =>
+        s
+          ? resolve(s)
+          : reject(
+              new Error(`cannot listen on ${config.host}:${config.port} (in use, or not an address of this host)`),
+            ),
       );
   });
   let port = uWS.us_socket_local_port(listenSocket);
