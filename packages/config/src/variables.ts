@@ -69,7 +69,8 @@ const SPECS: SpecTable = {
   port: {
     name: 'PTYWS_PORT',
     default: String(DEFAULT_HTTP_PORT),
-    description: 'TCP port to listen on; 0 picks a free port (tests).',
+    description:
+      'TCP port to listen on, alone: a port another process listens on stops the start (`cannot listen on host:port`); 0 picks a free port (tests).',
     rule: integer(0, 65_535),
   },
   grpcPort: {

@@ -449,7 +449,9 @@ describe('CONFIG_VARIABLES and the README table', () => {
     const lines = table.trimEnd().split('\n');
     expect(lines[0]).toBe('| Variable | Default | Description |');
     expect(lines).toHaveLength(CONFIG_VARIABLES.length + 2);
-    expect(table).toContain('| `PTYWS_PORT` | `8080` | TCP port to listen on; 0 picks a free port (tests). |');
+    expect(table).toContain(
+      '| `PTYWS_PORT` | `8080` | TCP port to listen on, alone: a port another process listens on stops the start (`cannot listen on host:port`); 0 picks a free port (tests). |',
+    );
     expect(table).toContain('`fatal\\|error\\|warn\\|info\\|debug\\|trace\\|silent`'.slice(1, -1));
   });
 
