@@ -24,6 +24,7 @@ const CONTROL_METHODS: Readonly<Record<ControlMethod, true>> = {
   setRole: true,
   resize: true,
   keyframe: true,
+  pace: true,
   sendMessage: true,
   createTask: true,
   runTask: true,

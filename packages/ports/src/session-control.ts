@@ -96,6 +96,12 @@ export interface SessionControl {
   input(sessionId: string, clientId: string, data: Uint8Array): Promise<void>;
   resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void>;
   keyframe(sessionId: string): Promise<Keyframe>;
+  /**
+   * Every reader of the session on `edgeId` is behind (true), or one keeps up again (false). While
+   * every edge holding members says so, the owner stops reading the PTY: output goes at the pace
+   * of the fastest reader. A report lapses unless repeated (an edge that dies cannot hold output).
+   */
+  pace(sessionId: string, edgeId: string, behind: boolean): Promise<void>;
 
   /** Runs the message as a task and resolves with its snapshot once it reached a final state. */
   sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task>;

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import type { TemplatedApp } from '../uws';
 import { moveFeed, type Conn } from './connection';
 import { LagWatch } from './lag-watch';
+import { PaceWatch } from './pace-watch';
 import { RecentFrames } from './recent-frames';
 import { serializeEntry, type SerializedFrame } from './serialized-frame';
 
@@ -32,6 +33,11 @@ export interface HubOptions {
   onDrained?: (conn: Conn) => void;
   /** Every entry the hub delivered, once, with its session: what else must react to the feed. */
   onEntry?: (entry: LogEntry, sessionId: string) => void;
+  /**
+   * Every reader of the session on this edge is behind (true), or one keeps up again (false):
+   * the owner holds the PTY's output meanwhile (pace-watch.ts). Without it, readers are only skipped.
+   */
+  onPace?: (sessionId: string, behind: boolean) => void;
   metrics?: EdgeMetrics;
 }
 
@@ -68,6 +74,7 @@ export class SessionHub implements Disposable {
   private readonly recent = new RecentFrames({ frames: RECENT_FRAMES, bytes: RECENT_BYTES });
   readonly conns = new Set<Conn>();
   private readonly lagWatch: LagWatch;
+  private readonly paceWatch: PaceWatch | undefined;
   private readonly pending = new Set<Conn>();
   private readonly unsubscribe: Unsubscribe;
   private readonly catchingUp = new Set<Conn>();
@@ -89,11 +96,21 @@ export class SessionHub implements Disposable {
     this.binaryTopic = topicFor(sessionId, true);
     this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e));
     this.lagWatch = new LagWatch(this.conns, opts.onDrained);
+    const onPace = opts.onPace;
+    this.paceWatch = onPace
+      ? new PaceWatch({
+          conns: this.conns,
+          highBytes: opts.slowConsumerBytes / 2,
+          lowBytes: opts.slowConsumerBytes / 8,
+          report: (behind) => onPace(sessionId, behind),
+        })
+      : undefined;
   }
 
   dispose(): void {
     this.unsubscribe();
     this.lagWatch.dispose();
+    this.paceWatch?.dispose();
   }
 
   /** Entries held while a gap in the feed is filled from the log, so order is never broken. */
@@ -173,6 +190,7 @@ export class SessionHub implements Disposable {
         if (conn.ws && this.tooSlow(conn, conn.ws.getBufferedAmount())) this.skipForward(conn);
       }
     }
+    this.paceWatch?.check();
     if (this.pending.size > 0) {
       for (const conn of [...this.pending]) if (conn.position <= this.head) void this.catchUp(conn);
     }
@@ -327,6 +345,13 @@ export class SessionHub implements Disposable {
       return false;
     }
     if (backlog > this.opts.hardBacklogBytes) return true;
+    // Output is being held for these readers: what was already on its way (a cluster edge is
+    // fed from JetStream, so that can be a lot) lands in their backlogs and is no sign of a
+    // slow reader. The grace starts once output flows again.
+    if (this.paceWatch?.holding) {
+      conn.backlogSince = undefined;
+      return false;
+    }
     const now = performance.now();
     conn.backlogSince ??= now;
     return now - conn.backlogSince >= SLOW_GRACE_MS;

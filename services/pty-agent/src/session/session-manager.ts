@@ -249,6 +249,11 @@ export class SessionManager implements SessionControl {
     return this.runtime(sessionId).keyframe();
   }
 
+  /** A session that has ended (or moved) has no output to hold: the report is dropped. */
+  async pace(sessionId: string, edgeId: string, behind: boolean): Promise<void> {
+    this.runtimes.get(sessionId)?.pace(edgeId, behind);
+  }
+
   async sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task> {
     return this.deps.tasks.send(this.taskContext(this.runtime(sessionId)), req.message, req.serviceParameters);
   }

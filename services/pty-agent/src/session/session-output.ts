@@ -7,6 +7,8 @@ import { Keyframes } from './keyframes';
 import { OutputCoalescer } from './output-coalescer';
 import { Sequencer } from './sequencer';
 
+type SlowReason = 'mirror' | 'archive' | 'readers';
+
 /** The output path's settings: the agent's, the same for every session (part of RuntimeOptions). */
 export interface OutputSettings {
   keyframeIntervalMs: number;
@@ -52,8 +54,8 @@ export class SessionOutput {
   private readonly screen: TerminalMirror;
   private readonly keyframes: Keyframes;
   private readonly coalescer: OutputCoalescer;
-  /** What asked for the PTY's output to wait (the mirror or the archive far behind the stream). */
-  private readonly slowedBy = new Set<'mirror' | 'archive'>();
+  /** What asked for the PTY's output to wait (the mirror or the archive far behind the stream, or every reader). */
+  private readonly slowedBy = new Set<SlowReason>();
   private lastTrimAt = 0;
 
   constructor(private readonly opts: SessionOutputOptions) {
@@ -159,8 +161,13 @@ export class SessionOutput {
     return { archived };
   }
 
+  /** Every reader of the session is behind (reader-pace.ts): the PTY waits for the fastest. */
+  readersBehind(on: boolean): void {
+    this.slowDown('readers', on);
+  }
+
   /** Pauses reading the PTY while anything behind the stream is far behind, so memory stays bounded. */
-  private slowDown(reason: 'mirror' | 'archive', on: boolean): void {
+  private slowDown(reason: SlowReason, on: boolean): void {
     const before = this.slowedBy.size > 0;
     if (on) this.slowedBy.add(reason);
     else this.slowedBy.delete(reason);

@@ -12,6 +12,7 @@ import type {
 import { PtyFailure, isManagedPtyProcess, systemClock, type Clock } from '@pty-ws/ports';
 import type { TranscriptArchiver } from '../archive/transcript-archiver';
 import { Membership, type Caps } from './membership';
+import { ReaderPace } from './reader-pace';
 import type { Sequencer } from './sequencer';
 import { SessionOutput, type OutputSettings } from './session-output';
 
@@ -40,6 +41,8 @@ const NEXT: Readonly<Record<Lifecycle, Lifecycle | undefined>> = {
 export class SessionRuntime {
   private readonly membership: Membership;
   private readonly output: SessionOutput;
+  /** Holds the PTY's output while every edge's readers are behind (reader-pace.ts). */
+  private readonly readerPace: ReaderPace;
   private state: Lifecycle = 'running';
   private size: TerminalSize;
   /** MembershipChanged requested in this turn of the event loop: one frame answers them all. */
@@ -67,6 +70,11 @@ export class SessionRuntime {
       lifecycle: () => this.state,
       clock: this.clock,
       onLogFailure: () => void this.kill('error'),
+    });
+    this.readerPace = new ReaderPace({
+      clock: this.clock,
+      memberEdges: () => this.membership.all().map((m) => m.edgeId),
+      onChange: (hold) => this.output.readersBehind(hold),
     });
     proc.onData((data) => {
       if (this.state === 'closed') return;
@@ -120,6 +128,11 @@ export class SessionRuntime {
     return this.output.keyframe();
   }
 
+  /** An edge says every reader of this session there is behind, or that one keeps up again. */
+  pace(edgeId: string, behind: boolean): void {
+    if (this.state === 'running') this.readerPace.report(edgeId, behind);
+  }
+
   // ---- membership ---------------------------------------------------------------------------
 
   async join(req: JoinRequest): Promise<JoinResult> {
@@ -138,6 +151,7 @@ export class SessionRuntime {
       req.requestedRole,
       req.canControl,
     );
+    this.readerPace.membersChanged(); // a reader on another edge: output no longer waits for these
     // Geometry only matters on the first controller's join (extension: join payload).
     if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId) && !this.sameSize(req.size)) {
       this.applyResize(req.size);
@@ -150,6 +164,7 @@ export class SessionRuntime {
 
   async leave(clientId: string): Promise<void> {
     if (!this.membership.remove(clientId)) return;
+    this.readerPace.membersChanged();
     if (this.state === 'closed') return;
     await this.logMembership();
     await this.sequencer.flushed();
@@ -165,7 +180,9 @@ export class SessionRuntime {
   }
 
   releaseEdge(edgeId: string): void {
-    if (this.membership.removeEdge(edgeId) > 0 && this.state !== 'closed') void this.logMembership();
+    if (this.membership.removeEdge(edgeId) === 0) return;
+    this.readerPace.membersChanged();
+    if (this.state !== 'closed') void this.logMembership();
   }
 
   roleOf(clientId: string): PtyRole | undefined {
@@ -313,6 +330,7 @@ export class SessionRuntime {
    * also waits for the archive's last chunk.
    */
   private async teardown(end: { exitCode: number | null; reason: ClosedReason } | undefined): Promise<void> {
+    this.readerPace.dispose();
     this.output.flush();
     this.flushMembership();
     if (end) this.sequencer.event('pty.session_frame', { kind: 'Closed', exit_code: end.exitCode, reason: end.reason });

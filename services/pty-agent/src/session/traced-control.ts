@@ -35,6 +35,8 @@ export function tracedControl(control: SessionControl, tracer: Tracer): SessionC
     resize: (id: string, clientId: string, size: TerminalSize) =>
       run('resize', id, () => control.resize(id, clientId, size)),
     keyframe: (id: string) => run('keyframe', id, () => control.keyframe(id)),
+    // Not traced: a flood makes several a second, like input.
+    pace: (id: string, edgeId: string, behind: boolean) => control.pace(id, edgeId, behind),
     sendMessage: (id: string, req: SendMessageRequest) =>
       run('sendMessage', id, () => control.sendMessage(id, req), req.serviceParameters),
     createTask: (id: string, req: SendMessageRequest) =>
