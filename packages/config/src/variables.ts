@@ -262,7 +262,8 @@ const SPECS: SpecTable = {
   slowConsumerBytes: {
     name: 'PTYWS_SLOW_CONSUMER_BYTES',
     default: '1048576',
-    description: 'Socket backlog past which an observer is skipped forward (`PTY_OUTPUT_LAGGED`).',
+    description:
+      'Socket backlog past which an observer is skipped forward (`PTY_OUTPUT_LAGGED`); while every reader of a session has half of it waiting, the PTY is not read (output waits for the fastest reader).',
     rule: integer(1024, 1024 * MIB),
   },
   taskTimeoutS: {
