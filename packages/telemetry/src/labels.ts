@@ -80,6 +80,10 @@ export type SessionState = (typeof SESSION_STATES)[number];
 export const KEYFRAME_TRIGGERS = ['cadence', 'on_demand'] as const;
 export type KeyframeTrigger = (typeof KEYFRAME_TRIGGERS)[number];
 
+/** Why a session's PTY is not being read: every reader behind, or the mirror or archive far behind. */
+export const OUTPUT_HOLD_REASONS = ['readers', 'mirror', 'archive'] as const;
+export type OutputHoldReason = (typeof OUTPUT_HOLD_REASONS)[number];
+
 const TOKEN = /^[a-z0-9][a-z0-9_.-]{0,31}$/;
 
 /** A short lower-case token (backend name, query name) or `other`. */

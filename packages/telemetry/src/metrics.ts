@@ -4,6 +4,7 @@ import {
   CONNECTION_ROLES,
   FRAME_KINDS,
   KEYFRAME_TRIGGERS,
+  OUTPUT_HOLD_REASONS,
   RATE_LIMITS,
   SUBPROTOCOLS,
   SUBPROTOCOL_BINARY_LABEL,
@@ -14,6 +15,7 @@ import {
   connectionRoleOf,
   type FrameKind,
   type KeyframeTrigger,
+  type OutputHoldReason,
   type RateLimit,
   type SessionState,
   type WireFormat,
@@ -65,6 +67,8 @@ export interface AgentMetrics extends TranscriptArchiveMetrics {
   /** `ptyws_sessions{state,backend}` is computed from the sources at scrape time. */
   trackSessions(source: () => Iterable<SessionSample>): Untrack;
   keyframe(trigger: KeyframeTrigger, bytes: number, seconds: number): void;
+  /** A session's PTY stopped (+1) or resumed (-1) being read, for `reason`. */
+  outputHeld(reason: OutputHoldReason, delta: 1 | -1): void;
 }
 
 /** Recorders of the transcript archive (agent): what was written, what failed, what waits. */
@@ -148,6 +152,7 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
   private readonly archiveBytes: Counter;
   private readonly archiveFailures: Counter;
   private readonly archiveLagFrames: Gauge;
+  private readonly outputHeldSessions: Gauge<'reason'>;
   private readonly natsLag: Gauge;
   private readonly pgQuerySeconds: Histogram<'operation'>;
 
@@ -347,6 +352,13 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
       registers,
     });
     this.archiveLagFrames.set(0);
+    this.outputHeldSessions = new Gauge({
+      name: 'ptyws_output_held_sessions',
+      help: 'Sessions whose PTY is not being read now, by reason: readers (every reader behind: output waits for the fastest), mirror or archive (far behind the stream).',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of OUTPUT_HOLD_REASONS) this.outputHeldSessions.set({ reason }, 0);
 
     // ---- cluster adapters ----------------------------------------------------------------------
     this.natsLag = new Gauge({
@@ -456,6 +468,10 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
     this.keyframes.inc({ trigger });
     this.keyframeBytes.inc({ trigger }, bytes);
     this.keyframeSeconds.observe({ trigger }, seconds);
+  }
+
+  outputHeld(reason: OutputHoldReason, delta: 1 | -1): void {
+    this.outputHeldSessions.inc({ reason }, delta);
   }
 
   archiveChunkWritten(frames: number, bytes: number): void {

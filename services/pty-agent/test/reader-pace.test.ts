@@ -69,3 +69,16 @@ describe('ReaderPace', () => {
     expect(changes).toEqual([true, false]);
   });
 });
+
+describe('ReaderPace after dispose', () => {
+  it('ignores later reports and member changes: a session that is ending is held by nobody', () => {
+    const clock = new ManualClock();
+    const changes: boolean[] = [];
+    const p = new ReaderPace({ clock, memberEdges: () => ['a'], onChange: (hold) => changes.push(hold) });
+    p.dispose();
+    p.report('a', true);
+    p.membersChanged();
+    expect(p.held).toBe(false);
+    expect(changes).toEqual([]);
+  });
+});

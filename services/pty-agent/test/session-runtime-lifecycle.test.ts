@@ -1,7 +1,8 @@
-import { MemoryFrameLog, MemoryMembershipStore } from '@pty-ws/adapters-memory';
-import type { ManagedPtyProcess, PtyExit, SessionRecord } from '@pty-ws/ports';
-import { SessionRuntime } from '@pty-ws/pty-agent';
+import type { MemoryFrameLog } from '@pty-ws/adapters-memory';
+import type { ManagedPtyProcess, PtyExit } from '@pty-ws/ports';
+import type { SessionRuntime } from '@pty-ws/pty-agent';
 import { ManualClock } from '@pty-ws/testkit';
+import { sessionRecord, startRuntime } from './runtime-fixture';
 
 /**
  * SessionRuntime's one-way lifecycle (running → closing → closed) and its one teardown: a
@@ -48,35 +49,15 @@ function start(
   clock?: ManualClock,
 ): { runtime: SessionRuntime; log: MemoryFrameLog; sessionId: string } {
   const sessionId = `lifecycle-${process.pid}-${++n}`;
-  const record: SessionRecord = {
-    sessionId,
-    instanceId: 'test',
-    agentId: 'agent',
-    spec: {
-      argv: ['/bin/true'],
-      cwd: '/tmp',
-      env: {},
-      size: { cols: 80, rows: 24 },
-      backend: 'tmux',
-      sessionClass: 'managed',
-    },
-    state: 'running',
-    createdAt: Date.now(),
-  };
-  const log = new MemoryFrameLog();
-  const runtime = new SessionRuntime(record, proc, 0, {
-    caps: { maxControllers: 4, maxObservers: 8 },
-    keyframeIntervalMs: 60_000,
-    keyframeIntervalFrames: 100,
-    outputCoalesceMs: 2,
-    outputFrameBytes: 4096,
-    log,
-    retention: { minFrames: 1000, minAgeMs: 60_000 },
-    membershipStore: new MemoryMembershipStore(),
-    logger: { info: () => {}, warn: () => {} },
-    ...(clock ? { clock } : {}),
+  const record = sessionRecord(sessionId, {
+    argv: ['/bin/true'],
+    cwd: '/tmp',
+    env: {},
+    size: { cols: 80, rows: 24 },
+    backend: 'tmux',
+    sessionClass: 'managed',
   });
-  return { runtime, log, sessionId };
+  return { ...startRuntime(record, proc, clock ? { clock } : {}), sessionId };
 }
 
 const closedFrames = async (log: MemoryFrameLog, sessionId: string) =>

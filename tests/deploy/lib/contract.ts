@@ -66,6 +66,7 @@ export const METRICS: Record<string, 'counter' | 'gauge' | 'histogram'> = {
   ptyws_transcript_bytes_written_total: 'counter',
   ptyws_transcript_write_failures_total: 'counter',
   ptyws_transcript_archive_lag_frames: 'gauge',
+  ptyws_output_held_sessions: 'gauge',
 };
 
 /** Label names each metric carries (beyond job/instance), as far as the contract says. */

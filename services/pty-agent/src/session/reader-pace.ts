@@ -25,12 +25,14 @@ export class ReaderPace implements Disposable {
   /** Edge id → monotonic time its report lapses. */
   private readonly behind = new Map<string, number>();
   private holding = false;
+  private disposed = false;
   private timer: ClockTimer | undefined;
 
   constructor(private readonly opts: ReaderPaceOptions) {}
 
   /** An edge's report (SessionControl.pace). */
   report(edgeId: string, behind: boolean): void {
+    if (this.disposed) return;
     if (behind) this.behind.set(edgeId, this.opts.clock.monotonic() + PACE_REPORT_TTL_MS);
     else this.behind.delete(edgeId);
     this.evaluate();
@@ -38,14 +40,16 @@ export class ReaderPace implements Disposable {
 
   /** Members joined, left or went with their edge: the set of edges to wait for changed. */
   membersChanged(): void {
-    this.evaluate();
+    if (!this.disposed) this.evaluate();
   }
 
   get held(): boolean {
     return this.holding;
   }
 
+  /** For good: output flows and later reports are ignored (the session is ending). */
   dispose(): void {
+    this.disposed = true;
     this.timer?.cancel();
     this.timer = undefined;
     this.behind.clear();

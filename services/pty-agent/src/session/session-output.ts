@@ -1,13 +1,11 @@
 import type { TerminalSize } from '@pty-ws/protocol';
 import type { Clock, FrameLog, Keyframe, PtyProcess, RetentionPolicy, TranscriptArchive } from '@pty-ws/ports';
-import type { AgentMetrics } from '@pty-ws/telemetry';
+import type { AgentMetrics, OutputHoldReason } from '@pty-ws/telemetry';
 import { createTerminalMirror, type TerminalMirror } from '../mirror/terminal-mirror';
 import { createArchiver, type ArchiverOptions, type TranscriptArchiver } from '../archive/transcript-archiver';
 import { Keyframes } from './keyframes';
 import { OutputCoalescer } from './output-coalescer';
 import { Sequencer } from './sequencer';
-
-type SlowReason = 'mirror' | 'archive' | 'readers';
 
 /** The output path's settings: the agent's, the same for every session (part of RuntimeOptions). */
 export interface OutputSettings {
@@ -55,7 +53,7 @@ export class SessionOutput {
   private readonly keyframes: Keyframes;
   private readonly coalescer: OutputCoalescer;
   /** What asked for the PTY's output to wait (the mirror or the archive far behind the stream, or every reader). */
-  private readonly slowedBy = new Set<SlowReason>();
+  private readonly slowedBy = new Set<OutputHoldReason>();
   private lastTrimAt = 0;
 
   constructor(private readonly opts: SessionOutputOptions) {
@@ -158,6 +156,9 @@ export class SessionOutput {
     await this.sequencer.flushed();
     const archived = this.archiver?.close();
     this.screen.dispose();
+    // The session is no longer held by anything (ptyws_output_held_sessions); the PTY is left as it is.
+    for (const reason of this.slowedBy) this.opts.metrics?.outputHeld(reason, -1);
+    this.slowedBy.clear();
     return { archived };
   }
 
@@ -167,10 +168,12 @@ export class SessionOutput {
   }
 
   /** Pauses reading the PTY while anything behind the stream is far behind, so memory stays bounded. */
-  private slowDown(reason: SlowReason, on: boolean): void {
+  private slowDown(reason: OutputHoldReason, on: boolean): void {
     const before = this.slowedBy.size > 0;
+    if (on === this.slowedBy.has(reason)) return;
     if (on) this.slowedBy.add(reason);
     else this.slowedBy.delete(reason);
+    this.opts.metrics?.outputHeld(reason, on ? 1 : -1);
     const after = this.slowedBy.size > 0;
     if (after && !before) this.opts.proc.pause?.();
     else if (!after && before) this.opts.proc.resume?.();

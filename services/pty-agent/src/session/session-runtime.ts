@@ -273,6 +273,8 @@ export class SessionRuntime {
   kill(reason: ClosedReason = 'killed'): Promise<void> {
     if (this.state !== 'running') return this.whenClosed();
     this.killedBy = reason;
+    // Its last output is read whatever the readers do: the exit waits for the tty to drain.
+    this.readerPace.dispose();
     try {
       this.proc.kill('SIGHUP');
     } catch {

@@ -1,0 +1,84 @@
+import type { JoinRequest, PtyProcess } from '@pty-ws/ports';
+import { NodePtyHost, type SessionRuntime } from '@pty-ws/pty-agent';
+import { Metrics } from '@pty-ws/telemetry';
+import { sessionRecord, startRuntime } from './runtime-fixture';
+
+/**
+ * The owner's side of "output waits for its fastest reader" on a real PTY: an edge's report that
+ * all its readers are behind stops the PTY being read (and shows in ptyws_output_held_sessions),
+ * another edge's member lets output flow, the end of the session releases the hold.
+ */
+const host = new NodePtyHost();
+let n = 0;
+
+function start(metrics: Metrics): { runtime: SessionRuntime; proc: PtyProcess & { paused?: boolean } } {
+  const record = sessionRecord(`pace-${process.pid}-${++n}`, {
+    argv: ['/bin/cat'],
+    cwd: '/tmp',
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TERM: 'xterm-256color' },
+    size: { cols: 80, rows: 24 },
+    backend: 'native',
+    sessionClass: 'direct',
+  });
+  const proc = host.spawn(record.sessionId, record.spec) as PtyProcess & { paused?: boolean };
+  return { runtime: startRuntime(record, proc, { metrics }).runtime, proc };
+}
+
+const member = (clientId: string, edgeId: string): JoinRequest => ({
+  clientId,
+  edgeId,
+  principalId: 'p',
+  canControl: true,
+  requestedRole: 'controller',
+});
+
+async function held(metrics: Metrics, reason: string): Promise<number | undefined> {
+  const m = await metrics.registry.getSingleMetric('ptyws_output_held_sessions')!.get();
+  return m.values.find((v) => v.labels['reason'] === reason)?.value;
+}
+
+describe('SessionRuntime.pace', () => {
+  it('holds the PTY while every edge with members says its readers are behind', async () => {
+    const metrics = new Metrics({ defaultMetrics: false });
+    const { runtime, proc } = start(metrics);
+    try {
+      await runtime.join(member('a', 'edge-1'));
+      expect(await held(metrics, 'readers')).toBe(0);
+
+      runtime.pace('edge-1', true);
+      expect(proc.paused).toBe(true);
+      expect(await held(metrics, 'readers')).toBe(1);
+
+      await runtime.join(member('b', 'edge-2')); // a reader elsewhere, caught up
+      expect(proc.paused).toBe(false);
+      expect(await held(metrics, 'readers')).toBe(0);
+
+      runtime.pace('edge-2', true);
+      expect(proc.paused).toBe(true);
+      runtime.pace('edge-1', false);
+      expect(proc.paused).toBe(false);
+
+      runtime.pace('edge-1', true);
+      await runtime.leave('b'); // edge-2's member left: edge-1's report decides alone
+      expect(proc.paused).toBe(true);
+      runtime.releaseEdge('edge-1');
+      expect(proc.paused).toBe(false);
+      expect(await held(metrics, 'readers')).toBe(0);
+    } finally {
+      await runtime.kill();
+    }
+  });
+
+  it('a session that ends while held is held no more', async () => {
+    const metrics = new Metrics({ defaultMetrics: false });
+    const { runtime } = start(metrics);
+    await runtime.join(member('a', 'edge-1'));
+    runtime.pace('edge-1', true);
+    expect(await held(metrics, 'readers')).toBe(1);
+    await runtime.kill();
+    await runtime.whenClosed();
+    expect(await held(metrics, 'readers')).toBe(0);
+    runtime.pace('edge-1', true); // a late report for a closed session changes nothing
+    expect(await held(metrics, 'readers')).toBe(0);
+  });
+});
