@@ -123,6 +123,26 @@ describe('SessionControl over NATS request/reply', () => {
     await seen;
   });
 
+  it("carries an edge's pace report to the owner: output waits while that edge's readers are all behind", async () => {
+    const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
+    await control.join(rec.sessionId, {
+      clientId: 'c-pace',
+      edgeId: 'edge-1',
+      principalId: 'p',
+      canControl: true,
+      requestedRole: 'controller',
+    });
+    await control.pace(rec.sessionId, 'edge-1', true);
+    const seen = outputOf(rec.sessionId, /paced_9/, 5000);
+    let arrived = false;
+    void seen.then(() => (arrived = true)).catch(() => undefined);
+    await control.input(rec.sessionId, 'c-pace', new TextEncoder().encode('echo paced_$((3*3))\n'));
+    await new Promise((r) => setTimeout(r, 300)); // well inside the report's 1 s lifetime
+    expect(arrived).toBe(false);
+    await control.pace(rec.sessionId, 'edge-1', false);
+    await seen;
+  });
+
   it('carries binding errors back with their code', async () => {
     const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
     await expect(control.getTask(rec.sessionId, 'no-such-task')).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
