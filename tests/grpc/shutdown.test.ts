@@ -3,12 +3,12 @@
  * stops listening, so no call hangs past the drain.
  */
 import { newId } from '@pty-ws/protocol';
-import { TestContext, freePort } from '@pty-ws/testkit';
+import { TestContext } from '@pty-ws/testkit';
 import { call, clients, collect, grpc, meta, statusOf } from './support';
 
 describe('gRPC on shutdown', () => {
   it('open streams end and new calls fail with UNAVAILABLE once the server stopped', async () => {
-    const ctx = await TestContext.start({ grpcPort: await freePort() });
+    const ctx = await TestContext.startWithGrpc();
     const c = clients(ctx.server.grpcAddresses[0]!);
     try {
       const sessionId = (await ctx.createSession({ argv: ['/bin/sh'] })).session_id;

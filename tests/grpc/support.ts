@@ -2,13 +2,13 @@
 import * as grpc from '@grpc/grpc-js';
 import { grpcPackage, type a2a, type admin } from '@pty-ws/a2a-proto';
 import type { Config } from '@pty-ws/config';
-import { TestContext, freePort } from '@pty-ws/testkit';
+import { TestContext } from '@pty-ws/testkit';
 
 /** Starts a server (embedded or cluster, per PTYWS_TEST_MODE) with its gRPC server on. */
 export function useGrpcServer(overrides: Partial<Config> = {}): () => TestContext {
   let ctx: TestContext | undefined;
   beforeAll(async () => {
-    ctx = await TestContext.start({ grpcPort: await freePort(), ...overrides });
+    ctx = await TestContext.startWithGrpc(overrides);
   });
   afterAll(async () => {
     await ctx?.dispose();

@@ -7,7 +7,7 @@
  */
 import type { AuditEventJson } from '@pty-ws/ports';
 import { newId, type Task } from '@pty-ws/protocol';
-import { TestContext, freePort, http } from '@pty-ws/testkit';
+import { TestContext, http } from '@pty-ws/testkit';
 import { call, clients, collect, grpc, meta, statusOf, type Clients } from '../grpc/support';
 import { openSse } from '../a2a/support';
 import { rateLimitedTotal } from './support';
@@ -23,11 +23,7 @@ describe('A2A and gRPC admin request limits', () => {
   const BURST = 3;
   beforeAll(async () => {
     // One request per second after a burst of three: the fourth request in a row is refused.
-    ctx = await TestContext.start({
-      connRatePerPrincipal: 1,
-      connBurstPerPrincipal: BURST,
-      grpcPort: await freePort(),
-    });
+    ctx = await TestContext.startWithGrpc({ connRatePerPrincipal: 1, connBurstPerPrincipal: BURST });
     c = clients(ctx.server.grpcAddresses[0]!);
     // REST calls take from the same buckets: each minter mints at most BURST tokens.
     for (let i = 0; i < 2; i++) minters.push((await ctx.mintToken({ scopes: ['pty:admin'] })).token);
@@ -97,7 +93,7 @@ describe('A2A streams under the open-connection caps', () => {
   let ctx: TestContext;
   let c: Clients;
   beforeAll(async () => {
-    ctx = await TestContext.start({ maxConnsPerPrincipal: 1, grpcPort: await freePort() });
+    ctx = await TestContext.startWithGrpc({ maxConnsPerPrincipal: 1 });
     c = clients(ctx.server.grpcAddresses[0]!);
   });
   afterAll(async () => {
@@ -161,7 +157,7 @@ describe('A2A and gRPC admin audit events', () => {
   let sessionId = '';
   let controller = { token: '', id: '' };
   beforeAll(async () => {
-    ctx = await TestContext.start({ grpcPort: await freePort() });
+    ctx = await TestContext.startWithGrpc();
     c = clients(ctx.server.grpcAddresses[0]!);
     sessionId = (await ctx.createSession({ argv: ['/bin/sh'] })).session_id;
     const minted = await ctx.mintToken({ scopes: ['pty:control'], label: 'a2a audit' });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { grpcPackage, type a2a, type admin } from '@pty-ws/a2a-proto';
-import { TestContext, freePort } from '@pty-ws/testkit';
+import { TestContext } from '@pty-ws/testkit';
 import { makeCa, makeLeaf } from './certs';
 
 type Md = grpc.Metadata;
@@ -65,14 +65,13 @@ describe('gRPC with client certificates (PTYWS_TLS_CA)', () => {
     alice = { cert: readFileSync(a.cert), key: readFileSync(a.key) };
     mallory = { cert: readFileSync(m.cert), key: readFileSync(m.key) };
     nameless = { cert: readFileSync(n.cert), key: readFileSync(n.key) };
-    ctx = await TestContext.start({
+    ctx = await TestContext.startWithGrpc({
       tlsCert: server.cert,
       tlsKey: server.key,
       tlsCa: clientsCa.cert,
       // Admin for the certificate, so what it did shows whose it was (created_by).
       mtlsScopes: ['pty:observe', 'pty:admin'],
       allowInsecure: false,
-      grpcPort: await freePort(),
     });
   });
   afterAll(async () => {

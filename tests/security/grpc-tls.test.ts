@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { grpcPackage, type admin } from '@pty-ws/a2a-proto';
-import { TestContext, freePort } from '@pty-ws/testkit';
+import { TestContext } from '@pty-ws/testkit';
 
 function selfSigned(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem');
@@ -48,7 +48,7 @@ describe('gRPC over TLS', () => {
     dir = mkdtempSync(join(tmpdir(), 'ptyws-grpc-tls-'));
     const files = selfSigned(dir);
     cert = files.cert;
-    ctx = await TestContext.start({ tlsCert: files.cert, tlsKey: files.key, grpcPort: await freePort() });
+    ctx = await TestContext.startWithGrpc({ tlsCert: files.cert, tlsKey: files.key });
   });
   afterAll(async () => {
     for (const c of opened) c.close();

@@ -5,13 +5,13 @@
  * anywhere, =0 refuses them everywhere, gRPC included (issue 13: plaintext gRPC used to accept
  * bearer tokens with PTYWS_ALLOW_INSECURE=0).
  */
-import { TestContext, freePort, http, tryUpgrade } from '@pty-ws/testkit';
+import { TestContext, http, tryUpgrade } from '@pty-ws/testkit';
 import { call, clients, grpc, meta, statusOf } from '../grpc/support';
 
 jest.setTimeout(90_000);
 
 async function withServer<T>(overrides: Parameters<typeof TestContext.start>[0], fn: (ctx: TestContext) => Promise<T>) {
-  const ctx = await TestContext.start({ grpcPort: await freePort(), ...overrides });
+  const ctx = await TestContext.startWithGrpc(overrides);
   try {
     return await fn(ctx);
   } finally {

@@ -10,6 +10,7 @@ import {
   type MintTokenBody,
   type MintedToken,
 } from './rest';
+import { freePort } from './ports';
 import { startTestServer, type TestServer } from './server';
 
 export interface AttachOptions extends ConnectOptions {
@@ -26,6 +27,22 @@ export class TestContext {
 
   static async start(overrides: Partial<Config> = {}): Promise<TestContext> {
     return new TestContext(await startTestServer(overrides));
+  }
+  /**
+   * A server with its gRPC server on a port `freePort` picked. Another process can take that port
+   * before the server binds it (seen in CI: EADDRINUSE): then it is started again on a new one.
+   */
+  static async startWithGrpc(
+    overrides: Partial<Config> = {},
+    pickPort: () => Promise<number> = freePort,
+  ): Promise<TestContext> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await TestContext.start({ grpcPort: await pickPort(), ...overrides });
+      } catch (err) {
+        if (attempt >= 3 || !/cannot listen/.test((err as Error).message)) throw err;
+      }
+    }
   }
 
   get config(): Config {

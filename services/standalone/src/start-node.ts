@@ -97,6 +97,12 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   await webhooks?.resume().catch((err: Error) => logger.warn({ err: err.message }, 'push outbox unreadable'));
   // Audit trail: JSON lines (default <stateDir>/audit.jsonl), queryable at GET /api/v1/audit.
   const audit = await openJsonLinesAudit(config, 'single-node', logger, metrics);
+  // The edge starts last; if it cannot (its port is taken), what started before it is let go again.
+  const letGo = async () => {
+    await agent.shutdown();
+    await pushOutbox.close();
+    await audit?.close();
+  };
   const edge = await startEdge({
     config,
     control,
@@ -110,6 +116,9 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     metrics,
     ...(audit ? { audit } : {}),
     a2a: new A2aCore({ control, tasks: taskStore, registry, log, pushConfigs }),
+  }).catch(async (err: unknown) => {
+    await letGo();
+    throw err;
   });
   // The agent's own /metrics server only when asked for: its default port would clash between nodes.
   let stopping = false;
@@ -120,9 +129,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
       agentServer = await startMetricsServer(metrics.registry, config.host, config.agentMetricsPort, () => !stopping);
     } catch (err) {
       await edge.stop();
-      await agent.shutdown();
-      await pushOutbox.close();
-      await audit?.close();
+      await letGo();
       throw err;
     }
   }
