@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '@pty-ws/config';
 import { ServiceProcess, type ServiceHandle } from './cluster-process';
 import { databaseUrl, dropNatsState, NATS_URL, PG_ADMIN_URL, withPg } from './backends';
-import { freePort } from './ports';
+import { freePort, onFreePorts } from './ports';
 
 export interface EdgeHandle extends ServiceHandle {
   readonly edgeId: string;
@@ -121,29 +121,25 @@ function edgeTimeoutEnv(ms: number | undefined): Record<string, string> {
 async function startEdge(base: Record<string, string>, edgeId: string, label: string): Promise<EdgeHandle> {
   // gRPC, when asked for, gets a port of its own per edge (both edges run on this machine).
   const grpc = (base['PTYWS_GRPC_PORT'] ?? '0') !== '0';
-  for (let attempt = 1; ; attempt++) {
+  return onFreePorts(async () => {
     const port = await freePort();
     const grpcPort = grpc ? await freePort() : 0;
-    try {
-      const { service, match } = await ServiceProcess.start(
-        label,
-        'services/edge/dist/main.js',
-        { ...base, PTYWS_EDGE_ID: edgeId, PTYWS_PORT: String(port), PTYWS_GRPC_PORT: String(grpcPort) },
-        /listening on (https?):\/\/([^:]+):(\d+)/,
-      );
-      // An edge with PTYWS_TLS_CERT serves https and wss.
-      const tls = match[1] === 'https';
-      const host = `${match[2]}:${match[3]}`;
-      return Object.assign(service, {
-        edgeId,
-        httpUrl: `${tls ? 'https' : 'http'}://${host}`,
-        wsUrl: `${tls ? 'wss' : 'ws'}://${host}`,
-        ...(grpc ? { grpcAddress: `${match[2]}:${grpcPort}` } : {}),
-      });
-    } catch (err) {
-      if (attempt >= 3 || !/cannot listen/.test((err as Error).message)) throw err;
-    }
-  }
+    const { service, match } = await ServiceProcess.start(
+      label,
+      'services/edge/dist/main.js',
+      { ...base, PTYWS_EDGE_ID: edgeId, PTYWS_PORT: String(port), PTYWS_GRPC_PORT: String(grpcPort) },
+      /listening on (https?):\/\/([^:]+):(\d+)/,
+    );
+    // An edge with PTYWS_TLS_CERT serves https and wss.
+    const tls = match[1] === 'https';
+    const host = `${match[2]}:${match[3]}`;
+    return Object.assign(service, {
+      edgeId,
+      httpUrl: `${tls ? 'https' : 'http'}://${host}`,
+      wsUrl: `${tls ? 'wss' : 'ws'}://${host}`,
+      ...(grpc ? { grpcAddress: `${match[2]}:${grpcPort}` } : {}),
+    });
+  });
 }
 
 export async function startCluster(overrides: Partial<Config>, options: ClusterOptions = {}): Promise<ClusterHandle> {

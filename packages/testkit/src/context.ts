@@ -10,7 +10,7 @@ import {
   type MintTokenBody,
   type MintedToken,
 } from './rest';
-import { freePort } from './ports';
+import { freePort, onFreePorts } from './ports';
 import { startTestServer, type TestServer } from './server';
 
 export interface AttachOptions extends ConnectOptions {
@@ -36,13 +36,7 @@ export class TestContext {
     overrides: Partial<Config> = {},
     pickPort: () => Promise<number> = freePort,
   ): Promise<TestContext> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await TestContext.start({ grpcPort: await pickPort(), ...overrides });
-      } catch (err) {
-        if (attempt >= 3 || !/cannot listen/.test((err as Error).message)) throw err;
-      }
-    }
+    return onFreePorts(async () => TestContext.start({ grpcPort: await pickPort(), ...overrides }));
   }
 
   get config(): Config {

@@ -21,6 +21,20 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Runs `start` (which binds ports it just took from `freePort`) again, up to three times in all,
+ * while it fails with "cannot listen": another process can take such a port before it is bound.
+ */
+export async function onFreePorts<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= 3 || !/cannot listen/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+/**
  * The first of `count` consecutive ports nothing listens on right now: for commands written
  * with adjacent ports (the README's edges on 8080 and 8081, whose gRPC ports follow them).
  */
