@@ -5,8 +5,6 @@
  * duplicate-free log whose resync Keyframe shows exactly what the multiplexer shows.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { loadConfig } from '@pty-ws/config';
 import {
   MemoryFrameLog,
@@ -18,16 +16,8 @@ import {
 import { silentLogger, startEdge, type RunningEdge } from '@pty-ws/edge';
 import type { EventEntry, SessionControl } from '@pty-ws/ports';
 import { SessionHosts, SessionManager, ShellTaskExecutor, TaskService, type ManagedBackend } from '@pty-ws/pty-agent';
-import {
-  TestClient,
-  captureScreen,
-  isLogFrame,
-  joinSession,
-  newTerminal,
-  seqOf,
-  writeAll,
-  type Received,
-} from '@pty-ws/testkit';
+import { TestClient, isLogFrame, joinSession, seqOf, type Received } from '@pty-ws/testkit';
+import { multiplexerScreen as viewScreen, snapshotLines, until } from './multiplexer-view';
 import { INSTALLED, multiplexerSessions, privateAgent, screenSockets } from './support';
 
 const INSTANCE = 'recovery';
@@ -118,51 +108,13 @@ function typeDirectly(backend: ManagedBackend, id: string, line: string): void {
   }
 }
 
-/** The multiplexer's own view of the screen: tmux capture-pane, screen hardcopy. */
-async function multiplexerScreen(backend: ManagedBackend, id: string): Promise<string[]> {
-  const env = { PATH: PATH_ENV, SCREENDIR: hosts.paths.screenDir };
-  let text: string;
-  if (backend === 'tmux') {
-    text = execFileSync('tmux', ['-S', hosts.paths.tmuxSocket, 'capture-pane', '-p', '-t', `=${id}:`], {
-      env,
-    }).toString();
-  } else {
-    const socket = screenSockets(hosts.paths).find((s) => s.endsWith(`.${id}`)) ?? id;
-    const file = path.join(agent.stateDir, `${id}.hardcopy`);
-    rmSync(file, { force: true });
-    // -X is asynchronous (and slow right after a display went away): wait for the file.
-    execFileSync('screen', ['-S', socket, '-p', '0', '-X', 'hardcopy', file], { env });
-    text = await until('screen hardcopy', () => (existsSync(file) ? readFileSync(file, 'utf8') : undefined));
-  }
-  return trimLines(text.split('\n'));
-}
-
-function trimLines(lines: string[]): string[] {
-  const out = lines.map((l) => l.replace(/\s+$/, ''));
-  while (out.length > 0 && out[out.length - 1] === '') out.pop();
-  return out;
-}
-
-async function snapshotLines(base64: string, cols: number, rows: number): Promise<string[]> {
-  const term = newTerminal(cols, rows);
-  await writeAll(term, Buffer.from(base64, 'base64'));
-  const lines = captureScreen(term).lines;
-  term.dispose();
-  return trimLines(lines);
+/** The multiplexer's own view of the screen (hardcopies land in the agent's state dir). */
+function multiplexerScreen(backend: ManagedBackend, id: string): Promise<string[]> {
+  return viewScreen(backend, hosts.paths, id, agent.stateDir);
 }
 
 async function lastLogSeq(id: string): Promise<number> {
   return (await log.bounds(id)).lastSeq;
-}
-
-async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const managed = INSTALLED.length > 0 ? describe.each(INSTALLED) : describe.skip.each(['tmux' as ManagedBackend]);
