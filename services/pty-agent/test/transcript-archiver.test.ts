@@ -43,7 +43,26 @@ function archiverOf(
   flushMs: number,
   extra: Partial<ArchiverOptions> = {},
 ): TranscriptArchiver {
-  return new TranscriptArchiver(S, store, log, { chunkFrames, chunkBytes: 1 << 20, flushMs, logger: quiet, ...extra });
+  return new TranscriptArchiver(S, store, log, {
+    chunkFrames,
+    chunkBytes: 1 << 20,
+    flushMs,
+    quietMs: 20,
+    maxDeferMs: 60_000,
+    maxDeferBytes: 1 << 30,
+    logger: quiet,
+    ...extra,
+  });
+}
+
+/**
+ * Turns of the event loop (real I/O, fake timers) until `done`, or false once `realMs` of real
+ * time have passed (performance.now is not faked).
+ */
+async function turnsUntil(done: () => boolean, realMs = 5000): Promise<boolean> {
+  const end = performance.now() + realMs;
+  while (!done() && performance.now() < end) await new Promise((r) => setImmediate(r));
+  return done();
 }
 
 describe('TranscriptArchiver', () => {
@@ -145,5 +164,53 @@ describe('TranscriptArchiver', () => {
     }
     await a.close();
     expect(seqs(await archive.read(S, 0))).toEqual(range(1, last));
+  });
+
+  describe('yields to live output', () => {
+    // Fake clocks and timers, real I/O: what is written when depends on time alone.
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'performance'] }));
+    afterEach(() => jest.useRealTimers());
+
+    /** Hands over entries from..to, `everyMs` apart on the fake clock. */
+    async function streamed(a: TranscriptArchiver, from: number, to: number, everyMs: number): Promise<void> {
+      await a.flush(); // nothing to write yet: waits until the archiver knows where the archive ends
+      for (let s = from; s <= to; s++) {
+        await logged(s, s, a);
+        jest.advanceTimersByTime(everyMs);
+      }
+    }
+
+    it('full chunks wait while output keeps coming and are written once it pauses for quietMs', async () => {
+      const a = archiverOf(archive, 4, 60_000, { quietMs: 100 });
+      await streamed(a, 1, 40, 20); // ten full chunks, never 100 ms apart
+      await turnsUntil(() => false, 300);
+      expect(a.archivedThrough).toBe(0);
+      jest.advanceTimersByTime(100);
+      expect(await turnsUntil(() => a.archivedThrough === 40)).toBe(true);
+      expect((await archive.stats(S)).chunks).toBe(10);
+    });
+
+    it('an endless stream is written once its oldest waiting entry is maxDeferMs old', async () => {
+      const a = archiverOf(archive, 4, 60_000, { quietMs: 100, maxDeferMs: 500 });
+      await streamed(a, 1, 40, 20); // 800 ms of output
+      await turnsUntil(() => false, 300);
+      // Written at 500 ms (entries 1..25 or so), the rest waits for the next bound or pause.
+      expect(a.archivedThrough).toBeGreaterThanOrEqual(20);
+      expect(a.archivedThrough).toBeLessThan(40);
+      expect(seqs(await archive.read(S, 0))).toEqual(range(1, a.archivedThrough!));
+    });
+
+    it('a stream is written while it flows once maxDeferBytes are waiting', async () => {
+      const a = archiverOf(archive, 4, 60_000, { quietMs: 100, maxDeferBytes: 60 }); // ~7 entries
+      await streamed(a, 1, 10, 1);
+      expect(await turnsUntil(() => (a.archivedThrough ?? 0) > 0)).toBe(true);
+      expect(a.archivedThrough).toBeLessThan(10);
+    });
+
+    it('a partial chunk is still written flushMs after its oldest entry, output or not', async () => {
+      const a = archiverOf(archive, 100, 300, { quietMs: 100 });
+      await streamed(a, 1, 20, 20); // 400 ms, never a full chunk
+      expect(await turnsUntil(() => (a.archivedThrough ?? 0) >= 15)).toBe(true);
+    });
   });
 });

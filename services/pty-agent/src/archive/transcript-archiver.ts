@@ -9,13 +9,25 @@ export interface ArchiverOptions {
   chunkBytes: number;
   /** … or this long after the oldest waiting entry was appended. */
   flushMs: number;
+  /**
+   * Archiving yields to live output: a full chunk waits until the session's output has paused for
+   * `quietMs`, unless `maxDeferBytes` of output are waiting or the oldest waiting entry is
+   * `maxDeferMs` old. The log holds every unarchived entry anyway (its trim is guarded by
+   * `archivedThrough`), so waiting loses nothing.
+   */
+  quietMs: number;
+  maxDeferMs: number;
+  maxDeferBytes: number;
   logger: { warn(obj: object, msg: string): void };
   /** Chunks and bytes written, failed writes, frames waiting (`ptyws_transcript_*`). */
   metrics?: TranscriptArchiveMetrics;
 }
 
-/** Unwritten output past which a healthy archive asks for the PTY to pause, and where it resumes. */
-const BACKLOG_HIGH = 32 * 1024 * 1024;
+/**
+ * Unwritten output past which a healthy archive asks for the PTY to pause, and where it resumes.
+ * Above the default `maxDeferBytes`: deferred chunks are being written by then.
+ */
+const BACKLOG_HIGH = 64 * 1024 * 1024;
 const BACKLOG_LOW = 8 * 1024 * 1024;
 
 export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics'> = {
@@ -28,6 +40,13 @@ export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics
   // chunk still decodes in a few ms for a range read.
   chunkBytes: 1024 * 1024,
   flushMs: 1000,
+  // Writing a chunk costs the stream it is written beside: on two cores a 50 MB stream ran
+  // 21-23 MB/s with chunks written as they filled and 27-29 MB/s with them written after it
+  // (loadtest/README.md). A pause of 100 ms is where a burst has ended; 48 MiB and 10 s bound
+  // what an endless stream leaves unarchived (and, in cluster mode, held by this archiver).
+  quietMs: 100,
+  maxDeferMs: 10_000,
+  maxDeferBytes: 48 * 1024 * 1024,
 };
 
 /** An archiver with the defaults, the configured overrides, and the agent's logger and metrics. */
@@ -69,6 +88,7 @@ export class TranscriptArchiver {
   private readonly loaded: Promise<void>;
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private timerAt = 0;
   private failures = 0;
   private broken = false;
   private closed = false;
@@ -79,6 +99,10 @@ export class TranscriptArchiver {
   /** Output bytes of the in-flight entries not written yet. */
   private inFlightBytes = 0;
   private behind = false;
+  /** When the newest waiting entry was handed over (Date.now()): output has paused since. */
+  private lastPushAt = 0;
+  /** When the oldest waiting entry was handed over. */
+  private oldestPushAt = 0;
   /**
    * Told when the unwritten backlog passes BACKLOG_HIGH bytes while the archive is healthy (true),
    * and when it is back under BACKLOG_LOW, or the archive fails, or this archiver ends (false).
@@ -114,14 +138,15 @@ export class TranscriptArchiver {
   /** Called by the sequencer for each entry the log accepted, in order. Never blocks. */
   push(entry: LogEntry): void {
     if (this.broken) return;
+    this.lastPushAt = Date.now();
+    if (this.buffer.length === 0) this.oldestPushAt = this.lastPushAt;
     this.buffer.push(entry);
     this.bufferedBytes += entry.type === 'output' ? entry.data.byteLength : EVENT_BYTES;
     this.reportLag();
-    if (this.buffer.length >= this.opts.chunkFrames || this.bufferedBytes >= this.opts.chunkBytes) {
-      this.schedule(0);
-    } else {
-      this.schedule(this.opts.flushMs);
-    }
+    if (this.bufferedBytes >= this.opts.maxDeferBytes) this.schedule(0);
+    // A timer set to fire sooner is kept (no timer per frame): when it fires, `due` decides
+    // whether to write or to look again.
+    else this.schedule(this.fullChunkWaiting() ? this.opts.quietMs : this.opts.flushMs);
   }
 
   /** Archives everything the log holds beyond the archive (no live writer: closed sessions, sweeps). */
@@ -155,15 +180,37 @@ export class TranscriptArchiver {
     }
   }
 
+  /** Sets the timer to fire in `delayMs`, unless it is set to fire sooner already. */
   private schedule(delayMs: number): void {
     if (this.closed) return;
-    if (this.timer && delayMs > 0) return;
+    const at = Date.now() + delayMs;
+    if (this.timer && this.timerAt <= at) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flush().catch(() => undefined);
+      const wait = this.due(Date.now());
+      if (wait > 0) this.schedule(wait);
+      else this.flush().catch(() => undefined);
     }, delayMs);
     this.timer.unref();
+  }
+
+  private fullChunkWaiting(): boolean {
+    return this.buffer.length >= this.opts.chunkFrames || this.bufferedBytes >= this.opts.chunkBytes;
+  }
+
+  /**
+   * 0 when what waits is to be written now, else how much longer to wait: full chunks wait for
+   * output to pause, within the deferral bounds; a partial chunk waits `flushMs` from its oldest entry.
+   */
+  private due(now: number): number {
+    if (this.buffer.length === 0 || this.failures > 0) return 0;
+    const age = now - this.oldestPushAt;
+    if (this.bufferedBytes >= this.opts.maxDeferBytes || age >= this.opts.maxDeferMs) return 0;
+    if (!this.fullChunkWaiting()) return Math.max(0, this.opts.flushMs - age);
+    const quiet = now - this.lastPushAt;
+    return quiet >= this.opts.quietMs ? 0 : Math.min(this.opts.quietMs - quiet, this.opts.maxDeferMs - age);
   }
 
   private runExclusive(step: () => Promise<void>): Promise<void> {
