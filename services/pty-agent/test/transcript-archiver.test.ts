@@ -207,6 +207,14 @@ describe('TranscriptArchiver', () => {
       expect(a.archivedThrough).toBeLessThan(10);
     });
 
+    it('what waits for a pause is written when the archiver closes (session ended mid-stream)', async () => {
+      const a = archiverOf(archive, 4, 60_000, { quietMs: 100 });
+      await streamed(a, 1, 20, 20);
+      expect(a.archivedThrough).toBe(0);
+      await a.close();
+      expect(seqs(await archive.read(S, 0))).toEqual(range(1, 20));
+    });
+
     it('a partial chunk is still written flushMs after its oldest entry, output or not', async () => {
       const a = archiverOf(archive, 100, 300, { quietMs: 100 });
       await streamed(a, 1, 20, 20); // 400 ms, never a full chunk
