@@ -1,6 +1,6 @@
 /** Counts the bytes one reader receives from a flooding session until the end marker. */
 import type { ByteChannel } from './channel';
-import { CpuMeter } from './proc';
+import { CpuMeter, MachineMeter } from './proc';
 import { FLOOD_END } from './programs';
 import { round } from './stats';
 import type { FanoutMetric } from './types';
@@ -56,6 +56,7 @@ export async function timeOneReader(
   timeoutMs: number,
   cpu: { server: () => number; client: () => number },
 ): Promise<FanoutMetric> {
+  const machine = new MachineMeter();
   const t0 = performance.now();
   start();
   const timer = setTimeout(() => reader.abort(), timeoutMs);
@@ -73,6 +74,7 @@ export async function timeOneReader(
     duration_ms: round(duration, 1),
     server_cpu_pct: round(cpu.server(), 1),
     client_cpu_pct: round(cpu.client(), 1),
+    machine_cpu_pct: round(machine.percent(), 1),
     lagged_observers: 0,
     incomplete_observers: 0,
   };

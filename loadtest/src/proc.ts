@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 
 let clkTck: number | undefined;
 
@@ -52,5 +53,30 @@ export class CpuMeter {
   percent(): number {
     const wallS = (performance.now() - this.at) / 1000;
     return wallS > 0 ? ((this.total() - this.start) / wallS) * 100 : NaN;
+  }
+}
+
+/** Busy and total clock ticks of the whole machine so far (/proc/stat; idle and iowait are not busy). */
+function machineTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+  // cpu user nice system idle iowait irq softirq steal (guest time is already in user and nice)
+  const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = f.reduce((s, v) => s + v, 0);
+  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
+}
+
+/**
+ * CPU% of the whole machine over an interval, every process together (100 = one core; the
+ * number of cores × 100 = no core was ever idle). Near that, a figure is bound by the machine's
+ * CPU, not by how the service schedules its work.
+ */
+export class MachineMeter {
+  private readonly start = machineTicks();
+
+  /** NaN (null in the JSON) when the interval was shorter than a clock tick per core. */
+  percent(): number {
+    const now = machineTicks();
+    const total = now.total - this.start.total;
+    return total >= cpus().length ? ((now.busy - this.start.busy) / total) * 100 * cpus().length : NaN;
   }
 }

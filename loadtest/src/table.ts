@@ -66,7 +66,10 @@ function rows(p: Profile): Row[] {
       { label: `lagged observers, ${n} obs`, value: (t) => t.metrics.throughput[k]?.lagged_observers, digits: 0 },
     );
     if (n === 1) {
-      out.push({ label: 'server CPU ms per MB, 1 obs', value: (t) => cpuMsPerMb(t.metrics.throughput[k]), digits: 1 });
+      out.push(
+        { label: 'server CPU ms per MB, 1 obs', value: (t) => cpuMsPerMb(t.metrics.throughput[k]), digits: 1 },
+        { label: 'machine CPU %, 1 obs', value: (t) => t.metrics.throughput[k]?.machine_cpu_pct, digits: 0 },
+      );
     }
   }
   const big = `${p.bigFanout.observers} obs x ${Math.round((p.bigFanout.floodBytes * 4) / 3 / 1e6)} MB`;
@@ -78,6 +81,7 @@ function rows(p: Profile): Row[] {
       digits: 1,
     },
     { label: `lagged / incomplete, ${big}`, value: (t) => lagIncomplete(t.metrics.fanout_big), digits: 2 },
+    { label: `machine CPU %, ${big}`, value: (t) => t.metrics.fanout_big?.machine_cpu_pct, digits: 0 },
   );
   const attach = (key: string, label: string): Row => ({
     label,

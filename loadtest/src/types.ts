@@ -25,6 +25,8 @@ export interface FanoutMetric {
   server_cpu_pct: number;
   /** CPU% of the benchmark process (the readers); near 100 means the client is the bottleneck. */
   client_cpu_pct: number;
+  /** CPU% of the whole machine over the same window (every process; cores × 100 = none idle). */
+  machine_cpu_pct: number;
   /** Observers that got PTY_OUTPUT_LAGGED (skipped forward as slow consumers). */
   lagged_observers: number;
   /** Observers that never saw the end marker (e.g. it was inside a skipped range). */

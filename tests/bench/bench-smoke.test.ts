@@ -44,6 +44,15 @@ function expectFinite(obj: Record<string, unknown> | undefined, keys: string[], 
     const v = obj?.[k];
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${where}.${k} is not a finite number: ${v}`);
   }
+  // The machine's CPU comes from /proc/stat in clock ticks (10 ms): a tiny run's floor can finish
+  // within one, and then there is no figure (null), rather than a made-up 0.
+  if (keys === FANOUT) {
+    const tiny = (obj?.['duration_ms'] as number) < 30;
+    const v = obj?.['machine_cpu_pct'];
+    if (!(typeof v === 'number' && Number.isFinite(v)) && !(tiny && v === null)) {
+      throw new Error(`${where}.machine_cpu_pct is not a finite number: ${v}`);
+    }
+  }
 }
 
 describe('npm run bench -- --tiny (smoke)', () => {

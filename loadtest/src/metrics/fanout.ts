@@ -4,7 +4,7 @@
  */
 import { FloodReader } from '../flood';
 import type { Cleanup } from '../phase';
-import { CpuMeter } from '../proc';
+import { CpuMeter, MachineMeter } from '../proc';
 import { floodArgv } from '../programs';
 import { attachUrl, createSession, deleteSession, mapLimit } from '../rest';
 import type { Service } from '../service';
@@ -37,6 +37,7 @@ export async function serviceFanout(
   });
   const server = new CpuMeter(svc.cpuPids);
   const client = new CpuMeter([process.pid]);
+  const machine = new MachineMeter();
   const t0 = performance.now();
   sockets[0]?.write(Buffer.from('\r'));
   const timer = setTimeout(() => readers.forEach((r) => r.abort()), timeoutMs);
@@ -44,6 +45,7 @@ export async function serviceFanout(
   clearTimeout(timer);
   const serverCpu = server.percent();
   const clientCpu = client.percent();
+  const machineCpu = machine.percent();
   const ends = readers.map((r) => r.endAt ?? performance.now());
   const rates = readers.map((r, i) => r.bytes / 1e6 / (((ends[i] as number) - t0) / 1000));
   const totalBytes = readers.reduce((s, r) => s + r.bytes, 0);
@@ -59,6 +61,7 @@ export async function serviceFanout(
     duration_ms: round(duration, 1),
     server_cpu_pct: round(serverCpu, 1),
     client_cpu_pct: round(clientCpu, 1),
+    machine_cpu_pct: round(machineCpu, 1),
     lagged_observers: sockets.filter((s) => s.lagged > 0).length,
     incomplete_observers: incomplete,
   };

@@ -8,7 +8,7 @@ import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { FloodReader } from '../flood';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
-import { CpuMeter } from '../proc';
+import { CpuMeter, MachineMeter } from '../proc';
 import { echoUnderLoad, type EchoRun } from '../channel';
 import { mean, round } from '../stats';
 import { openRawSocket, rawSocketSession } from '../raw-socket';
@@ -42,6 +42,7 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
   });
   const server = new CpuMeter([pid]);
   const client = new CpuMeter([process.pid]);
+  const machine = new MachineMeter();
   const t0 = performance.now();
   sockets[0]?.send('go');
   const timer = setTimeout(() => readers.forEach((r) => r.abort()), timeoutMs);
@@ -62,6 +63,7 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
     duration_ms: round(duration, 1),
     server_cpu_pct: round(server.percent(), 1),
     client_cpu_pct: round(client.percent(), 1),
+    machine_cpu_pct: round(machine.percent(), 1),
     lagged_observers: 0,
     incomplete_observers: incomplete,
   };
