@@ -116,6 +116,33 @@ describe('transcript API', () => {
     expect(t.next_from_seq).toBeNull();
   });
 
+  it('a burst larger than the archiver holds is archived whole (what it let go of is read back from the log)', async () => {
+    const bytes = 6_000_000; // past the archiver's 4 MiB: most of it waits in the log only
+    const s = await ctx.createSession({
+      argv: ['/bin/sh', '-c', `head -c ${bytes} /dev/zero | tr '\\0' x; echo; echo BURST-END; exec sleep 60`],
+      env: ENV,
+      cols: 80,
+      rows: 24,
+    });
+    const archived = await waitUntil(
+      async () => {
+        const t = await transcriptOk(s.session_id, '?limit=10000');
+        const end = t.frames.findIndex(
+          (f) => f.kind === 'Output' && outputText({ ...t, frames: [f] }).includes('BURST-END'),
+        );
+        // Archived and evicted: only the last few frames are still the log's.
+        return end >= 0 && t.hot_first_seq > (t.frames[end]?.sequence ?? Infinity) - 5 && t;
+      },
+      30_000,
+      'the burst archived and evicted from the replay log',
+    );
+    expect(archived.frames.map((f) => f.sequence)).toEqual(
+      Array.from({ length: archived.to_seq - archived.from_seq + 1 }, (_, i) => archived.from_seq + i),
+    );
+    expect(archived.frames.filter((f) => f.source === 'archive').length).toBeGreaterThan(20);
+    expect(outputText(archived).match(/x/g)?.length).toBe(bytes);
+  });
+
   it('pages with from_seq, to_seq and limit', async () => {
     const page = await transcriptOk(id, '?from_seq=3&limit=4');
     expect(page.frames.map((f) => f.sequence)).toEqual([3, 4, 5, 6]);

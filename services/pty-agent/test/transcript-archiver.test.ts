@@ -50,6 +50,7 @@ function archiverOf(
     quietMs: 20,
     maxDeferMs: 60_000,
     maxDeferBytes: 1 << 30,
+    maxHeldBytes: 1 << 30,
     logger: quiet,
     ...extra,
   });
@@ -148,6 +149,52 @@ describe('TranscriptArchiver', () => {
     expect(await value('ptyws_transcript_chunks_written_total')).toBe(3); // 4 + 4 + 2
     const bytes = range(1, 10).reduce((n, i) => n + `frame ${i}\n`.length, 0);
     expect(await value('ptyws_transcript_bytes_written_total')).toBe(bytes);
+  });
+
+  it('holds at most maxHeldBytes of output itself; what it let go of is read back from the log', async () => {
+    const reads: number[] = [];
+    const counting = new (class extends MemoryFrameLog {
+      override read(...args: Parameters<MemoryFrameLog['read']>): ReturnType<MemoryFrameLog['read']> {
+        reads.push(args[1]);
+        return super.read(...args);
+      }
+    })();
+    log = counting;
+    const metrics = new Metrics({ defaultMetrics: false });
+    const lag = async () =>
+      (await metrics.registry.getSingleMetric('ptyws_transcript_archive_lag_frames')!.get()).values[0]?.value;
+    // ~9 bytes an entry: it keeps 3-5 of them, the rest waits in the log only.
+    const a = archiverOf(archive, 4, 60_000, { quietMs: 60_000, maxHeldBytes: 40, metrics });
+    await logged(1, 30, a);
+    expect(await lag()).toBe(30); // let go, still unwritten: counted
+    expect(reads).toEqual([]);
+    await a.flush();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 30));
+    expect(reads[0]).toBe(0); // from the archive's end, through what it let go of
+    expect(reads.length).toBeGreaterThanOrEqual(6); // 25+ entries, 4 per chunk
+    expect(await lag()).toBe(0);
+  });
+
+  it('entries it let go of and failed to write are read back again on the retry', async () => {
+    let failing = 1; // the second chunk read back from the log
+    const flaky: TranscriptArchive = {
+      append: (s, es) =>
+        es[0]!.seq > 4 && failing-- > 0 ? Promise.reject(new Error('db down')) : archive.append(s, es),
+      read: (s, a, o) => archive.read(s, a, o),
+      stats: (s) => archive.stats(s),
+      remove: (s) => archive.remove(s),
+    };
+    const metrics = new Metrics({ defaultMetrics: false });
+    const lag = async () =>
+      (await metrics.registry.getSingleMetric('ptyws_transcript_archive_lag_frames')!.get()).values[0]?.value;
+    const a = archiverOf(flaky, 4, 60_000, { quietMs: 60_000, maxHeldBytes: 40, metrics });
+    await logged(1, 30, a);
+    await expect(a.flush()).rejects.toThrow('db down');
+    expect(a.archivedThrough).toBe(4);
+    expect(await lag()).toBe(26); // still let go (read back on the retry) or held
+    await a.flush();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 30));
+    expect(await lag()).toBe(0);
   });
 
   it('every sequence is always in the log or the archive, whatever the interleaving of trims and flushes', async () => {

@@ -18,6 +18,12 @@ export interface ArchiverOptions {
   quietMs: number;
   maxDeferMs: number;
   maxDeferBytes: number;
+  /**
+   * Output the archiver holds itself while it waits; past it, it lets go of the oldest half and
+   * reads those entries back from the log when it writes them (in cluster mode the log is
+   * JetStream, so a deferred stream is not held twice, once in the agent's memory).
+   */
+  maxHeldBytes: number;
   logger: { warn(obj: object, msg: string): void };
   /** Chunks and bytes written, failed writes, frames waiting (`ptyws_transcript_*`). */
   metrics?: TranscriptArchiveMetrics;
@@ -47,6 +53,7 @@ export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics
   quietMs: 100,
   maxDeferMs: 10_000,
   maxDeferBytes: 48 * 1024 * 1024,
+  maxHeldBytes: 4 * 1024 * 1024,
 };
 
 /** An archiver with the defaults, the configured overrides, and the agent's logger and metrics. */
@@ -103,6 +110,9 @@ export class TranscriptArchiver {
   private lastPushAt = 0;
   /** When the oldest waiting entry was handed over. */
   private oldestPushAt = 0;
+  /** Entries handed over and let go unwritten (maxHeldBytes): the log has them until written. */
+  private letGoFrames = 0;
+  private letGoBytes = 0;
   /**
    * Told when the unwritten backlog passes BACKLOG_HIGH bytes while the archive is healthy (true),
    * and when it is back under BACKLOG_LOW, or the archive fails, or this archiver ends (false).
@@ -139,11 +149,12 @@ export class TranscriptArchiver {
   push(entry: LogEntry): void {
     if (this.broken) return;
     this.lastPushAt = Date.now();
-    if (this.buffer.length === 0) this.oldestPushAt = this.lastPushAt;
+    if (this.buffer.length === 0 && this.letGoFrames === 0) this.oldestPushAt = this.lastPushAt;
     this.buffer.push(entry);
-    this.bufferedBytes += entry.type === 'output' ? entry.data.byteLength : EVENT_BYTES;
+    this.bufferedBytes += entrySize(entry);
+    if (this.bufferedBytes > this.opts.maxHeldBytes) this.letGoOfOldest();
     this.reportLag();
-    if (this.bufferedBytes >= this.opts.maxDeferBytes) this.schedule(0);
+    if (this.unwrittenBytes() >= this.opts.maxDeferBytes) this.schedule(0);
     // A timer set to fire sooner is kept (no timer per frame): when it fires, `due` decides
     // whether to write or to look again.
     else this.schedule(this.fullChunkWaiting() ? this.opts.quietMs : this.opts.flushMs);
@@ -197,7 +208,31 @@ export class TranscriptArchiver {
   }
 
   private fullChunkWaiting(): boolean {
-    return this.buffer.length >= this.opts.chunkFrames || this.bufferedBytes >= this.opts.chunkBytes;
+    return (
+      this.buffer.length + this.letGoFrames >= this.opts.chunkFrames || this.unwrittenBytes() >= this.opts.chunkBytes
+    );
+  }
+
+  /** Output handed over and not being written yet, held or let go. */
+  private unwrittenBytes(): number {
+    return this.bufferedBytes + this.letGoBytes;
+  }
+
+  /**
+   * Drops the oldest entries until half of maxHeldBytes is held (the newest always stays, so the
+   * flush knows where the log range it reads back ends). Once per that many bytes, not per entry.
+   */
+  private letGoOfOldest(): void {
+    let n = 0;
+    let bytes = 0;
+    while (n < this.buffer.length - 1 && this.bufferedBytes - bytes > this.opts.maxHeldBytes / 2) {
+      bytes += entrySize(this.buffer[n]!);
+      n++;
+    }
+    this.buffer.splice(0, n);
+    this.bufferedBytes -= bytes;
+    this.letGoFrames += n;
+    this.letGoBytes += bytes;
   }
 
   /**
@@ -207,7 +242,7 @@ export class TranscriptArchiver {
   private due(now: number): number {
     if (this.buffer.length === 0 || this.failures > 0) return 0;
     const age = now - this.oldestPushAt;
-    if (this.bufferedBytes >= this.opts.maxDeferBytes || age >= this.opts.maxDeferMs) return 0;
+    if (this.unwrittenBytes() >= this.opts.maxDeferBytes || age >= this.opts.maxDeferMs) return 0;
     if (!this.fullChunkWaiting()) return Math.max(0, this.opts.flushMs - age);
     const quiet = now - this.lastPushAt;
     return quiet >= this.opts.quietMs ? 0 : Math.min(this.opts.quietMs - quiet, this.opts.maxDeferMs - age);
@@ -224,25 +259,33 @@ export class TranscriptArchiver {
     if (this.broken) return;
     let through = this.through ?? 0;
     const waiting = this.buffer.filter((e) => e.seq > through);
+    const waitingBytes = payloadBytes(waiting);
+    const letGo = { frames: this.letGoFrames, bytes: this.letGoBytes };
     this.buffer = [];
     this.bufferedBytes = 0;
-    this.inFlight = waiting.length;
-    this.inFlightBytes = payloadBytes(waiting);
+    this.letGoFrames = 0;
+    this.letGoBytes = 0;
+    this.inFlight = waiting.length + letGo.frames;
+    this.inFlightBytes = waitingBytes + letGo.bytes;
     this.reportLag();
+    let upTo = through;
     try {
-      // Whatever lies between the archive's end and the first waiting entry comes from the log.
-      const upTo = waiting[0]
-        ? waiting[0].seq - 1
-        : toLogEnd
-          ? (await this.log.bounds(this.sessionId)).lastSeq
-          : through;
+      // Whatever lies between the archive's end and the first waiting entry comes from the log:
+      // entries let go (maxHeldBytes), and those a previous owner logged but did not archive.
+      upTo = waiting[0] ? waiting[0].seq - 1 : toLogEnd ? (await this.log.bounds(this.sessionId)).lastSeq : through;
       while (through < upTo) {
         const missing = await this.log.read(this.sessionId, through, { toSeq: upTo, limit: this.opts.chunkFrames });
         if (missing.length === 0) break;
         await this.archive.append(this.sessionId, missing);
         this.opts.metrics?.archiveChunkWritten(missing.length, payloadBytes(missing));
         through = this.through = missing[missing.length - 1]!.seq;
+        // A previous owner's entries were never counted: the counts end at the waiting ones.
+        this.inFlight = Math.max(waiting.length, this.inFlight - missing.length);
+        this.inFlightBytes = Math.max(waitingBytes, this.inFlightBytes - payloadBytes(missing));
+        this.reportLag();
       }
+      this.inFlight = waiting.length;
+      this.inFlightBytes = waitingBytes;
       for (let i = 0; i < waiting.length;) {
         const chunk = this.takeChunk(waiting, i);
         await this.archive.append(this.sessionId, chunk);
@@ -270,8 +313,12 @@ export class TranscriptArchiver {
         return;
       }
       // Keep what was not written, in order, ahead of anything pushed meanwhile; retry later.
+      // Let-go entries not written yet stay let go: the next flush reads them from the log again.
+      const stillLetGo = Math.max(0, Math.min(letGo.frames, upTo - through));
+      this.letGoBytes += letGo.frames > 0 ? Math.round((letGo.bytes * stillLetGo) / letGo.frames) : 0;
+      this.letGoFrames += stillLetGo;
       this.buffer = [...waiting.filter((e) => e.seq > through), ...this.buffer];
-      this.bufferedBytes = this.buffer.reduce((n, e) => n + (e.type === 'output' ? e.data.byteLength : EVENT_BYTES), 0);
+      this.bufferedBytes = this.buffer.reduce((n, e) => n + entrySize(e), 0);
       this.reportLag();
       this.failures++;
       this.warnOnce(err, 'transcript archive write failed; retrying (frames stay in the replay log)');
@@ -282,10 +329,10 @@ export class TranscriptArchiver {
 
   /** Reports the change of the frames this archiver holds unwritten (none once closed or broken). */
   private reportLag(): void {
-    const lag = this.closed || this.broken ? 0 : this.buffer.length + this.inFlight;
+    const lag = this.closed || this.broken ? 0 : this.buffer.length + this.letGoFrames + this.inFlight;
     if (lag !== this.reportedLag) this.opts.metrics?.archiveLag(lag - this.reportedLag);
     this.reportedLag = lag;
-    const bytes = this.bufferedBytes + this.inFlightBytes;
+    const bytes = this.unwrittenBytes() + this.inFlightBytes;
     const healthy = this.failures === 0 && !this.closed && !this.broken;
     if (!this.behind && healthy && bytes > BACKLOG_HIGH) {
       this.behind = true;
@@ -301,8 +348,7 @@ export class TranscriptArchiver {
     let bytes = 0;
     let end = start;
     while (end < entries.length && end - start < this.opts.chunkFrames) {
-      const e = entries[end]!;
-      bytes += e.type === 'output' ? e.data.byteLength : EVENT_BYTES;
+      bytes += entrySize(entries[end]!);
       end++;
       if (bytes >= this.opts.chunkBytes) break;
     }
@@ -315,7 +361,12 @@ export class TranscriptArchiver {
   }
 }
 
+/** What an entry counts for in the thresholds and `ptyws_transcript_bytes_written_total`. */
+function entrySize(e: LogEntry): number {
+  return e.type === 'output' ? e.data.byteLength : EVENT_BYTES;
+}
+
 /** What `ptyws_transcript_bytes_written_total` counts of a chunk: output bytes, events estimated. */
 function payloadBytes(entries: readonly LogEntry[]): number {
-  return entries.reduce((n, e) => n + (e.type === 'output' ? e.data.byteLength : EVENT_BYTES), 0);
+  return entries.reduce((n, e) => n + entrySize(e), 0);
 }
