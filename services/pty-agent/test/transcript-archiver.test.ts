@@ -175,6 +175,16 @@ describe('TranscriptArchiver', () => {
     expect(await lag()).toBe(0);
   });
 
+  it('what it reads back from the log is written in chunks of at most chunkBytes, like the rest', async () => {
+    // 8-9 bytes an entry, chunks close at 20 bytes: three entries each (the last one read back
+    // may be short), so ten or eleven chunks; as one read of 100 frames it was two or three.
+    const a = archiverOf(archive, 100, 60_000, { quietMs: 60_000, maxHeldBytes: 40, chunkBytes: 20 });
+    await logged(1, 30, a);
+    await a.flush();
+    expect(seqs(await archive.read(S, 0))).toEqual(range(1, 30));
+    expect((await archive.stats(S)).chunks).toBeGreaterThanOrEqual(10);
+  });
+
   it('entries it let go of and failed to write are read back again on the retry', async () => {
     let failing = 1; // the second chunk read back from the log
     const flaky: TranscriptArchive = {

@@ -276,28 +276,21 @@ export class TranscriptArchiver {
       while (through < upTo) {
         const missing = await this.log.read(this.sessionId, through, { toSeq: upTo, limit: this.opts.chunkFrames });
         if (missing.length === 0) break;
-        await this.archive.append(this.sessionId, missing);
-        this.opts.metrics?.archiveChunkWritten(missing.length, payloadBytes(missing));
-        through = this.through = missing[missing.length - 1]!.seq;
-        // A previous owner's entries were never counted: the counts end at the waiting ones.
-        this.inFlight = Math.max(waiting.length, this.inFlight - missing.length);
-        this.inFlightBytes = Math.max(waitingBytes, this.inFlightBytes - payloadBytes(missing));
-        this.reportLag();
+        through = await this.writeInChunks(missing, (chunk) => {
+          // A previous owner's entries were never counted: the counts end at the waiting ones.
+          this.inFlight = Math.max(waiting.length, this.inFlight - chunk.length);
+          this.inFlightBytes = Math.max(waitingBytes, this.inFlightBytes - payloadBytes(chunk));
+        });
       }
       this.inFlight = waiting.length;
       this.inFlightBytes = waitingBytes;
-      for (let i = 0; i < waiting.length;) {
-        const chunk = this.takeChunk(waiting, i);
-        await this.archive.append(this.sessionId, chunk);
-        this.opts.metrics?.archiveChunkWritten(chunk.length, payloadBytes(chunk));
-        through = this.through = chunk[chunk.length - 1]!.seq;
-        i += chunk.length;
-        this.inFlight = waiting.length - i;
+      through = await this.writeInChunks(waiting, (chunk) => {
+        this.inFlight -= chunk.length;
         this.inFlightBytes -= payloadBytes(chunk);
-        this.reportLag();
-      }
+      });
       this.failures = 0;
     } catch (err) {
+      through = this.through ?? through; // chunks written before the failure count
       this.inFlight = 0;
       this.inFlightBytes = 0;
       this.opts.metrics?.archiveWriteFailed();
@@ -325,6 +318,26 @@ export class TranscriptArchiver {
       this.schedule(Math.min(this.opts.flushMs * 2 ** this.failures, 30_000));
       throw err;
     }
+  }
+
+  /**
+   * Writes consecutive entries in chunks within the thresholds, one after the other; `written` is
+   * told of each. Returns the last sequence written (`this.through`, also set as each one lands).
+   */
+  private async writeInChunks(
+    entries: readonly LogEntry[],
+    written: (chunk: readonly LogEntry[]) => void,
+  ): Promise<number> {
+    for (let i = 0; i < entries.length;) {
+      const chunk = this.takeChunk(entries, i);
+      await this.archive.append(this.sessionId, chunk);
+      this.opts.metrics?.archiveChunkWritten(chunk.length, payloadBytes(chunk));
+      this.through = chunk[chunk.length - 1]!.seq;
+      i += chunk.length;
+      written(chunk);
+      this.reportLag();
+    }
+    return this.through ?? 0;
   }
 
   /** Reports the change of the frames this archiver holds unwritten (none once closed or broken). */
