@@ -3,11 +3,11 @@ import { isSequenceConflict } from '@pty-ws/ports';
 import type { TranscriptArchiveMetrics } from '@pty-ws/telemetry';
 
 export interface ArchiverOptions {
-  /** A chunk is written once this many entries are waiting … */
+  /** A chunk holds at most this many entries … */
   chunkFrames: number;
-  /** … or this many bytes of output … */
+  /** … and closes once it holds this many bytes of output. */
   chunkBytes: number;
-  /** … or this long after the oldest waiting entry was appended. */
+  /** A partial chunk is written this long after the oldest waiting entry was appended. */
   flushMs: number;
   /**
    * Archiving yields to live output: a full chunk waits until the session's output has paused for
@@ -49,7 +49,7 @@ export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics
   // Writing a chunk costs the stream it is written beside: on two cores a 50 MB stream ran
   // 21-23 MB/s with chunks written as they filled and 27-29 MB/s with them written after it
   // (loadtest/README.md). A pause of 100 ms is where a burst has ended; 48 MiB and 10 s bound
-  // what an endless stream leaves unarchived (and, in cluster mode, held by this archiver).
+  // what an endless stream leaves unarchived in the log. 4 MiB held: the rest is read back.
   quietMs: 100,
   maxDeferMs: 10_000,
   maxDeferBytes: 48 * 1024 * 1024,
