@@ -90,16 +90,14 @@ describe('SessionControl over NATS request/reply', () => {
       });
     });
 
+  /** Joins as a controller that may control, from `edgeId`. */
+  const joinController = (sessionId: string, clientId: string, edgeId = 'edge-1') =>
+    control.join(sessionId, { clientId, edgeId, principalId: 'p', canControl: true, requestedRole: 'controller' });
+
   it('places a session on a live agent of the instance, and routes join and input to it', async () => {
     const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
     expect(rec.agentId).toBe(AGENT);
-    const joined = await control.join(rec.sessionId, {
-      clientId: 'c1',
-      edgeId: 'edge-1',
-      principalId: 'p',
-      canControl: true,
-      requestedRole: 'controller',
-    });
+    const joined = await joinController(rec.sessionId, 'c1');
     expect(joined.grant.role).toBe('controller');
     expect(joined.keyframe.anchorSeq).toBeGreaterThanOrEqual(joined.membershipSeq);
     const seen = outputOf(rec.sessionId, /nats_84/);
@@ -109,13 +107,7 @@ describe('SessionControl over NATS request/reply', () => {
 
   it('keeps input order across many keystrokes published back to back', async () => {
     const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/cat'] });
-    await control.join(rec.sessionId, {
-      clientId: 'c2',
-      edgeId: 'edge-1',
-      principalId: 'p',
-      canControl: true,
-      requestedRole: 'controller',
-    });
+    await joinController(rec.sessionId, 'c2');
     const expected = Array.from({ length: 200 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
     const seen = outputOf(rec.sessionId, new RegExp(expected));
     for (const ch of expected) await control.input(rec.sessionId, 'c2', new TextEncoder().encode(ch));
@@ -125,13 +117,7 @@ describe('SessionControl over NATS request/reply', () => {
 
   it("carries an edge's pace report to the owner: output waits while that edge's readers are all behind", async () => {
     const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
-    await control.join(rec.sessionId, {
-      clientId: 'c-pace',
-      edgeId: 'edge-1',
-      principalId: 'p',
-      canControl: true,
-      requestedRole: 'controller',
-    });
+    await joinController(rec.sessionId, 'c-pace');
     await control.pace(rec.sessionId, 'edge-1', true);
     const seen = outputOf(rec.sessionId, /paced_9/, 5000);
     let arrived = false;
@@ -201,21 +187,9 @@ describe('SessionControl over NATS request/reply', () => {
     // One beat, then silence: the edge's own clock never moves, so it never beats again.
     const heartbeat = startEdgeHeartbeat(edgeNc, { prefix, edgeId: 'edge-doomed', clock: new ManualClock() });
     // Published on the same connection before the join: the agent has heard the beat when it answers.
-    await control.join(rec.sessionId, {
-      clientId: 'held',
-      edgeId: 'edge-doomed',
-      principalId: 'p',
-      canControl: true,
-      requestedRole: 'controller',
-    });
+    await joinController(rec.sessionId, 'held', 'edge-doomed');
     // The cap is 1: while the doomed edge's member holds control, a second controller is downgraded.
-    const second = await control.join(rec.sessionId, {
-      clientId: 'next',
-      edgeId: 'edge-2',
-      principalId: 'p',
-      canControl: true,
-      requestedRole: 'controller',
-    });
+    const second = await joinController(rec.sessionId, 'next', 'edge-2');
     expect(second.grant).toMatchObject({ role: 'observer', downgraded: true });
     agentClock.advance(EDGE_TIMEOUT_MS); // silent for exactly the timeout: still alive
     expect((await control.setRole(rec.sessionId, 'next', 'controller', true)).grant.role).toBe('observer');
