@@ -311,7 +311,7 @@ export class TranscriptArchiver {
       this.letGoBytes += letGo.frames > 0 ? Math.round((letGo.bytes * stillLetGo) / letGo.frames) : 0;
       this.letGoFrames += stillLetGo;
       this.buffer = [...waiting.filter((e) => e.seq > through), ...this.buffer];
-      this.bufferedBytes = this.buffer.reduce((n, e) => n + entrySize(e), 0);
+      this.bufferedBytes = payloadBytes(this.buffer);
       this.reportLag();
       this.failures++;
       this.warnOnce(err, 'transcript archive write failed; retrying (frames stay in the replay log)');
