@@ -77,6 +77,7 @@ export class MachineMeter {
   percent(): number {
     const now = machineTicks();
     const total = now.total - this.start.total;
-    return total >= cpus().length ? ((now.busy - this.start.busy) / total) * 100 * cpus().length : NaN;
+    const cores = cpus().length;
+    return total >= cores ? ((now.busy - this.start.busy) / total) * 100 * cores : NaN;
   }
 }
