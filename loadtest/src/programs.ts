@@ -22,13 +22,18 @@ export const FLOOD_END = '#END#';
  * prints `bytes` of base64-encoded random data, then the end marker, and stays alive: a process
  * that exits right away can lose its last output when the PTY hangs up (see ARCHITECTURE.md,
  * "Output is drained before Closed"), and the raw baseline has no guard against that.
+ *
+ * The text goes through `cat`, which writes it in 128 KiB blocks as `cat FILE` does. base64 alone
+ * writes to a tty line-buffered, one write(2) per 77-byte line: that capped every reader at about
+ * 36 MB/s here (a bare Python read loop as much as raw node-pty) and hid what a server adds to a
+ * stream. Through `cat`, raw node-pty reads about 70 MB/s on the same machine.
  */
 export function floodArgv(bytes: number): string[] {
   const n = Math.max(1, Math.floor(bytes));
   return [
     '/bin/sh',
     '-c',
-    `stty -echo; read _; head -c ${n} /dev/urandom | base64; printf '\\n${FLOOD_END}\\n'; exec sleep 600`,
+    `stty -echo; read _; head -c ${n} /dev/urandom | base64 | cat; printf '\\n${FLOOD_END}\\n'; exec sleep 600`,
   ];
 }
 
