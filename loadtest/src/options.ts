@@ -29,6 +29,10 @@ export interface Profile {
   floodBytes: number;
   /** The same for the one-reader stream (throughput with 1 observer): long enough for steady state. */
   streamBytes: number;
+  /** Rounds of the one-reader stream per target; the median round is reported (metrics/stream-rounds.ts). */
+  streamRounds: number;
+  /** Pause between those rounds: the service archives a stream's transcript in the pause after it. */
+  streamRoundPauseMs: number;
   /** Observer counts of the fan-out scenarios. */
   observers: number[];
   /** The big fan-out: this many observers of one session printing base64 of `floodBytes` (~1.37× that). */
@@ -53,6 +57,8 @@ const PROFILES: Record<Profile['name'], Profile> = {
     busyRateHz: 20,
     floodBytes: 4_000_000,
     streamBytes: 36_500_000, // 50 MB of output
+    streamRounds: 3,
+    streamRoundPauseMs: 3000,
     observers: [1, 10, 100],
     bigFanout: { observers: 100, floodBytes: 36_500_000 }, // 50 MB of output
     historyFrames: 1000,
@@ -70,6 +76,8 @@ const PROFILES: Record<Profile['name'], Profile> = {
     busyRateHz: 20,
     floodBytes: 1_000_000,
     streamBytes: 7_300_000,
+    streamRounds: 1,
+    streamRoundPauseMs: 0,
     observers: [1, 10, 50],
     bigFanout: { observers: 100, floodBytes: 7_300_000 }, // 10 MB
     historyFrames: 150,
@@ -87,6 +95,8 @@ const PROFILES: Record<Profile['name'], Profile> = {
     busyRateHz: 20,
     floodBytes: 200_000,
     streamBytes: 200_000,
+    streamRounds: 2, // the median's code path, not its steadiness
+    streamRoundPauseMs: 100,
     observers: [1, 3, 10],
     bigFanout: { observers: 10, floodBytes: 200_000 },
     historyFrames: 40,

@@ -51,7 +51,7 @@ function rows(p: Profile): Row[] {
     const k = String(n);
     out.push(
       {
-        label: `MB/s per observer, ${n} obs`,
+        label: `MB/s per observer, ${n} obs${n === 1 && p.streamRounds > 1 ? `, median of ${p.streamRounds}` : ''}`,
         value: (t) => t.metrics.throughput[k]?.per_observer_mb_s,
         ratio: `throughput_${n}_per_observer`,
         digits: 1,

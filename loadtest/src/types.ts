@@ -31,6 +31,8 @@ export interface FanoutMetric {
   lagged_observers: number;
   /** Observers that never saw the end marker (e.g. it was inside a skipped range). */
   incomplete_observers: number;
+  /** One-reader streams: every round's MB/s, in order; the other fields are the median round's. */
+  rounds_mb_s?: number[];
 }
 
 export interface AttachMetric extends LatencySummary {

@@ -148,6 +148,18 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(stdout).toMatch(/^echo p99 ms, first session\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+/m);
   });
 
+  it("reports each target's one stream as the median of its rounds", () => {
+    expect(report.profile.streamRounds).toBeGreaterThan(1);
+    for (const name of ['raw-node-pty', 'relay-floor', 'wetty', 'embedded']) {
+      const stream = report.targets[name].metrics.throughput['1'];
+      const rounds: number[] = stream.rounds_mb_s;
+      expect(rounds).toHaveLength(report.profile.streamRounds);
+      const sorted = [...rounds].sort((a, b) => a - b);
+      expect(stream.per_observer_mb_s).toBe(sorted[Math.floor((sorted.length - 1) / 2)]);
+    }
+    expect(stdout).toMatch(/^MB\/s per observer, 1 obs, median of \d+\s+[\d.]+/m);
+  });
+
   it('computes every ratio against the raw baseline', () => {
     const keys = [
       'echo_1_p50',

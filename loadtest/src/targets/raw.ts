@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, waitForOutput } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
+import { medianStream } from '../metrics/stream-rounds';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
@@ -64,6 +65,6 @@ export async function benchRaw(p: Profile, result: TargetResult, budget: Budget)
   });
   // Fan-out and attach have no raw equivalent: a PTY has one reader and no history.
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await rawFlood(p.streamBytes, 60_000, c);
+    result.metrics.throughput['1'] = await medianStream(p, () => rawFlood(p.streamBytes, 60_000, c));
   });
 }

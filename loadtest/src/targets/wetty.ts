@@ -17,6 +17,7 @@ import { io, type Socket } from 'socket.io-client';
 import { echoUnderLoad, type ByteChannel, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, stopChild } from '../children';
 import { timeChannelReader } from '../flood';
+import { medianStream } from '../metrics/stream-rounds';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { COLS, ECHO_ARGV, ROWS, floodArgv } from '../programs';
@@ -114,6 +115,6 @@ export async function benchWetty(p: Profile, result: TargetResult, budget: Budge
     result.metrics.echo_1 = await wettyEcho(echoRun(p), c);
   });
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await wettyFlood(p.streamBytes, 60_000, c);
+    result.metrics.throughput['1'] = await medianStream(p, () => wettyFlood(p.streamBytes, 60_000, c));
   });
 }
