@@ -150,7 +150,7 @@ describe('npm run bench -- --tiny (smoke)', () => {
 
   it("reports each target's one stream as the median of its rounds", () => {
     expect(report.profile.streamRounds).toBeGreaterThan(1);
-    for (const name of ['raw-node-pty', 'relay-floor', 'wetty', 'embedded']) {
+    for (const name of ['raw-node-pty', 'uws-floor', 'relay-floor', 'wetty', 'embedded']) {
       const stream = report.targets[name].metrics.throughput['1'];
       const rounds: number[] = stream.rounds_mb_s;
       expect(rounds).toHaveLength(report.profile.streamRounds);

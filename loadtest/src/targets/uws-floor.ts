@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { FloodReader } from '../flood';
+import { medianStream } from '../metrics/stream-rounds';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter, MachineMeter } from '../proc';
@@ -76,7 +77,10 @@ export async function benchUwsFloor(p: Profile, result: TargetResult, budget: Bu
   });
   for (const n of p.observers) {
     await phase(result, `throughput_${n}`, budget, async (c) => {
-      result.metrics.throughput[String(n)] = await floorFanout(n, n === 1 ? p.streamBytes : p.floodBytes, 60_000, c);
+      result.metrics.throughput[String(n)] =
+        n === 1
+          ? await medianStream(p, () => floorFanout(1, p.streamBytes, 60_000, c))
+          : await floorFanout(n, p.floodBytes, 60_000, c);
     });
   }
   await phase(result, 'fanout_big', budget, async (c) => {
