@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { freePort } from '@pty-ws/testkit';
 
 jest.setTimeout(30_000);
@@ -25,7 +26,7 @@ interface Exit {
 function run(script: string, env: Record<string, string>): Promise<Exit> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, script)], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, path.join(ROOT, script)], {
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/tmp', PTYWS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { DockerfileParser, type Dockerfile, type Instruction } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { AGENT_ENTRY, DEFAULTS, EDGE_ENTRY, KNOWN_ENV, SECRET_ENV } from './lib/contract';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -192,7 +193,8 @@ describe.each(IMAGES)('$file', ({ file, entry, expose, name }) => {
     expect(hcArgs).toContain(`"${name}"`);
     expect(of(final, 'EXPOSE').flatMap(args)).toEqual(expose.map(String));
     const cmd = JSON.parse(of(final, 'CMD')[0]!.getArgumentsContent()!);
-    expect(cmd).toEqual(['node', entry]);
+    // The service's node options (packages/config/src/node-flags.ts) come before its entry point.
+    expect(cmd).toEqual(['node', ...SERVICE_NODE_FLAGS, entry]);
     const ep = JSON.parse(of(final, 'ENTRYPOINT')[0]!.getArgumentsContent()!);
     expect(ep[0]).toBe('/usr/bin/tini');
     expect(of(final, 'RUN').some((r) => /apt-get install[^&]*\btini\b/.test(r.getArgumentsContent() ?? ''))).toBe(true);

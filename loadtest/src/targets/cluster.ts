@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { ChildWatch, spawnTracked, stopChild, waitForOutput } from '../children';
 import { call, createSession, deleteSession } from '../rest';
 import type { Service } from '../service';
@@ -98,7 +99,7 @@ export async function startCluster(extra: Record<string, string> = {}): Promise<
     ...extra,
   });
   const start = (svc: string) =>
-    spawnTracked(process.execPath, [join(REPO_ROOT, 'services', svc, 'dist', 'main.js')], {
+    spawnTracked(process.execPath, [...SERVICE_NODE_FLAGS, join(REPO_ROOT, 'services', svc, 'dist', 'main.js')], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

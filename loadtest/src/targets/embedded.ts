@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { ChildWatch, spawnTracked, stopChild, waitForOutput } from '../children';
 import type { Service } from '../service';
 
@@ -58,7 +59,7 @@ export async function startEmbedded(extra: Record<string, string> = {}): Promise
   const main = join(REPO_ROOT, 'services', 'standalone', 'dist', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
   const token = benchToken();
-  const child = spawnTracked(process.execPath, [main], {
+  const child = spawnTracked(process.execPath, [...SERVICE_NODE_FLAGS, main], {
     env: serviceEnv({ ...extra, PTYWS_ADMIN_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

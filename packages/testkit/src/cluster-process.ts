@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** Enough of a process's output to explain a failure, without growing for the whole run. */
@@ -54,7 +55,12 @@ export class ServiceProcess implements ServiceHandle {
     env: Record<string, string>,
     ready: RegExp,
   ): Promise<{ service: ServiceProcess; match: RegExpMatchArray }> {
-    return ServiceProcess.startCommand(label, [process.execPath, path.join(ROOT, script)], env, ready);
+    return ServiceProcess.startCommand(
+      label,
+      [process.execPath, ...SERVICE_NODE_FLAGS, path.join(ROOT, script)],
+      env,
+      ready,
+    );
   }
 
   /** Like start(), for any command (`bash -c <a line of the README>`), run in the repository root. */

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { waitUntil } from './wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -27,10 +28,14 @@ export interface StandaloneProcess {
  * port with only the PTYWS_* variables given here: the loader rejects unknown ones, and the
  * caller's must not leak in.
  */
-export async function startStandaloneProcess(env: Record<string, string> = {}): Promise<StandaloneProcess> {
+export async function startStandaloneProcess(
+  env: Record<string, string> = {},
+  /** The `node` options before main.js: the services' own (SERVICE_NODE_FLAGS) unless given. */
+  nodeFlags: readonly string[] = SERVICE_NODE_FLAGS,
+): Promise<StandaloneProcess> {
   const token = `ptyws_${randomBytes(24).toString('base64url')}`;
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PTYWS_')));
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...nodeFlags, MAIN], {
     cwd: ROOT,
     env: {
       ...base,

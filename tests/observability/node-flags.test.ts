@@ -1,0 +1,64 @@
+/**
+ * The services' `node` options (packages/config/src/node-flags.ts): every documented way to start a
+ * service passes them, and a service started without them says so at startup.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { startStandaloneProcess, type StandaloneProcess } from '@pty-ws/testkit';
+
+jest.setTimeout(30_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const FLAGS = SERVICE_NODE_FLAGS.join(' ');
+
+/** Every `node [options] services/<name>/dist/main.js` in a text, with its options. */
+function serviceCommands(text: string): Array<{ service: string; options: string }> {
+  const re = /\bnode((?:\s+--\S+)*)\s+services\/(edge|pty-agent|standalone)\/dist\/main\.js/g;
+  return [...text.matchAll(re)].map((m) => ({ service: m[2]!, options: m[1]!.trim() }));
+}
+
+describe('every documented way to start a service passes SERVICE_NODE_FLAGS', () => {
+  it('npm start, npm run edge and npm run agent', () => {
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    for (const name of ['start', 'edge', 'agent']) {
+      const commands = serviceCommands(scripts[name] ?? '');
+      expect([name, commands.length]).toEqual([name, 1]);
+      expect([name, commands[0]!.options]).toEqual([name, FLAGS]);
+    }
+  });
+
+  it.each(['README.md', 'deploy/README.md'])('the commands in %s', (file) => {
+    const commands = serviceCommands(readFileSync(path.join(ROOT, file), 'utf8'));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const c of commands) expect([c.service, c.options]).toEqual([c.service, FLAGS]);
+  });
+
+  it('finds a command without them (the check can fail)', () => {
+    expect(serviceCommands('x=1 node services/edge/dist/main.js &')).toEqual([{ service: 'edge', options: '' }]);
+  });
+});
+
+describe('a service started without SERVICE_NODE_FLAGS', () => {
+  const started: StandaloneProcess[] = [];
+  afterAll(() => started.forEach((p) => p.kill()));
+
+  it('warns once at startup, naming the missing options; started with them, it does not', async () => {
+    const [without, withFlags] = await Promise.all([startStandaloneProcess({}, []), startStandaloneProcess()]);
+    started.push(without, withFlags);
+    const warnings = without
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('missing_node_options'));
+    expect(warnings).toHaveLength(1);
+    const entry = JSON.parse(warnings[0]!) as { level: unknown; missing_node_options: string[]; msg: string };
+    expect(entry.missing_node_options).toEqual([...SERVICE_NODE_FLAGS]);
+    expect(entry.msg).toContain(SERVICE_NODE_FLAGS[0]);
+    expect(withFlags.stdout()).not.toContain('missing_node_options');
+    // testkit starts it as npm start does: the options are on the process's own command line.
+    const argv = readFileSync(`/proc/${withFlags.child.pid}/cmdline`, 'utf8').split('\0');
+    for (const flag of SERVICE_NODE_FLAGS) expect(argv).toContain(flag);
+  });
+});
