@@ -16,9 +16,10 @@
  * (test/skip.test.ts) checks this claim against a terminal that parses everything.
  */
 
+import { firstUnsafeByte } from './safeBytes';
+
 const LF = 0x0a;
 const CR = 0x0d;
-const HT = 0x09;
 
 /** How many LFs must follow the cut: enough to push every screen and scrollback line out. */
 export function requiredLineFeeds(rows: number, scrollback: number): number {
@@ -29,56 +30,53 @@ export function requiredLineFeeds(rows: number, scrollback: number): number {
  * Bytes that may be dropped from the head of `chunks` (their concatenation): the offset of the CR
  * to resume at, or 0 when nothing may be dropped.
  *
- * Every byte of a flood passes through here, so aligned 4-byte words of printable ASCII (almost
- * all of a `cat` of text) are passed over in one step: that made the scan 2.5× faster than testing
- * each byte, which had been a tenth of the event loop's time under a 50 MB stream.
+ * Every byte of a flood passes through here. The run's end is found 16 bytes at a time
+ * (safeBytes.ts); only then are the last `lineFeeds` LFs of the run and the CR before them looked
+ * for, backwards from that end, so a cut costs a pass over its tail (~K lines), not a per-byte
+ * bookkeeping of the whole run. Testing each byte in JavaScript, then four at a time, had been a
+ * tenth of the event loop's time under a 50 MB stream.
  */
 export function scrolledOutPrefix(chunks: readonly { data: Uint8Array }[], lineFeeds: number): number {
-  // Ring of the last `lineFeeds` LFs, each holding the position of the last CR before it (-1: none).
-  // When the run ends, the oldest entry belongs to the lineFeeds-th LF from the end.
-  const ring = new Float64Array(lineFeeds);
-  let seen = 0;
-  let lastCr = -1;
-  let base = 0;
-  for (const { data } of chunks) {
-    const n = data.length;
-    const offset = data.byteOffset;
-    const words = new Uint32Array(data.buffer, 0, data.buffer.byteLength >>> 2);
-    for (let i = 0; i < n;) {
-      if (((offset + i) & 3) === 0 && i + 4 <= n && printableWord(words[(offset + i) >>> 2] as number)) {
-        i += 4;
-        continue;
-      }
-      const b = data[i] as number;
-      if (b < 0x20 || b > 0x7e) {
-        if (b === LF) {
-          ring[seen % lineFeeds] = lastCr;
-          seen++;
-        } else if (b === CR) {
-          lastCr = base + i;
-        } else if (b !== HT) {
-          return cutAt(ring, seen, lineFeeds);
-        }
-      }
-      i++;
+  // Where the run of safe bytes from the head ends: chunks[last].data[0, end) is its last piece.
+  let last = chunks.length - 1;
+  let end = chunks[last]?.data.length ?? 0;
+  for (let c = 0; c < chunks.length; c++) {
+    const data = (chunks[c] as { data: Uint8Array }).data;
+    const unsafe = firstUnsafeByte(data);
+    if (unsafe < data.length) {
+      last = c;
+      end = unsafe;
+      break;
     }
-    base += n;
   }
-  return cutAt(ring, seen, lineFeeds);
+  // The lineFeeds-th LF before the run's end, then the last CR before that LF.
+  const lf = findBack(chunks, last, end, LF, lineFeeds);
+  if (!lf) return 0;
+  const cr = findBack(chunks, lf.chunk, lf.at, CR, 1);
+  if (!cr) return 0;
+  let offset = cr.at;
+  for (let c = 0; c < cr.chunk; c++) offset += (chunks[c] as { data: Uint8Array }).data.length;
+  return offset;
 }
 
-/**
- * True when all four bytes of `w` are printable ASCII (0x20-0x7E). The two terms are the classic
- * "some byte is less than n" and "some byte is greater than n" word tests, exact for n < 128.
- */
-function printableWord(w: number): boolean {
-  const below = (w - 0x20202020) & ~w;
-  const above = (w + 0x01010101) | w;
-  return ((below | above) & 0x80808080) === 0;
-}
-
-function cutAt(ring: Float64Array, seen: number, lineFeeds: number): number {
-  if (seen < lineFeeds) return 0;
-  const cr = ring[seen % lineFeeds] ?? -1;
-  return cr > 0 ? cr : 0;
+/** The `count`-th `byte` before chunks[chunk].data[at], walking back through the chunks. */
+function findBack(
+  chunks: readonly { data: Uint8Array }[],
+  chunk: number,
+  at: number,
+  byte: number,
+  count: number,
+): { chunk: number; at: number } | undefined {
+  for (let c = chunk, before = at; c >= 0;) {
+    const data = (chunks[c] as { data: Uint8Array }).data;
+    const found = before > 0 ? data.lastIndexOf(byte, before - 1) : -1;
+    if (found < 0) {
+      c--;
+      before = c >= 0 ? (chunks[c] as { data: Uint8Array }).data.length : 0;
+      continue;
+    }
+    if (--count === 0) return { chunk: c, at: found };
+    before = found;
+  }
+  return undefined;
 }
