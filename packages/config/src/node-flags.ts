@@ -1,16 +1,16 @@
 /**
  * Options of the `node` binary that every service process is started with: `npm start`,
  * `npm run edge` / `npm run agent`, the Dockerfiles' CMD, the README's cluster commands, testkit
- * and the bench (tests/deploy/node-flags.test.ts keeps them all in step with this list). A process
- * cannot set them itself (V8 sizes its heap before any JavaScript runs) and NODE_OPTIONS refuses
- * them.
+ * and the bench (tests/observability/node-flags.test.ts and tests/deploy/dockerfiles.test.ts keep
+ * them in step with this list). A process cannot set them itself (V8 sizes its heap before any
+ * JavaScript runs) and NODE_OPTIONS refuses them.
  *
  * `--initial-old-space-size=64`: a floor under V8's old-generation limit. V8 counts the external
  * memory allocated since the last full collection (every PTY read and every Output frame is a
  * Buffer outside the JavaScript heap) against that limit, and marks once the room left is below
  * the young generation's size. Without a floor the limit settles at about twice the ~15 MB that is
- * live, so a 50 MB stream ran a full collection every 0.1–0.2 s: a fifth of the event loop's busy
- * time. With the floor: 2–4 collections per stream instead of ~10, and 25–30 % less CPU per MB
+ * live, so a 50 MB stream ran a full collection every 0.1–0.2 s: a quarter of the event loop's busy
+ * time. With the floor: 2–5 collections per stream instead of ~10, and 25–30 % less CPU per MB
  * (loadtest/README.md, "twelfth session"). The cost is garbage kept up to the floor before it is
  * collected; peak RSS under a flood stayed within tests/security/slow-consumer-rss's bounds.
  */
