@@ -7,6 +7,8 @@ export interface MachineInfo {
   cpus: number;
   cpu_model: string;
   node: string;
+  /** The bench process's own `node` options (its readers run there): SERVICE_NODE_FLAGS under npm run bench. */
+  node_options: string[];
   platform: string;
   kernel: string;
   arch: string;
@@ -30,6 +32,7 @@ export function machineInfo(repoRoot: string): MachineInfo {
     cpus: list.length,
     cpu_model: list[0]?.model.trim() ?? 'unknown',
     node: process.version,
+    node_options: [...process.execArgv],
     platform: process.platform,
     kernel: release(),
     arch: process.arch,

@@ -30,6 +30,17 @@ describe('every documented way to start a service passes SERVICE_NODE_FLAGS', ()
     }
   });
 
+  it('npm run bench and npm run loadtest (their readers must not be the bottleneck)', () => {
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    for (const [name, script] of [
+      ['bench', 'bench.js'],
+      ['loadtest', 'loadtest.js'],
+    ] as const)
+      expect([name, scripts[name]]).toEqual([name, expect.stringContaining(`node ${FLAGS} loadtest/dist/${script}`)]);
+  });
+
   it.each(['README.md', 'deploy/README.md'])('the commands in %s', (file) => {
     const commands = serviceCommands(readFileSync(path.join(ROOT, file), 'utf8'));
     expect(commands.length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@
  * process, the way a terminal server must be.
  */
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { echoUnderLoad, type EchoRun } from '../channel';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { echoRun, type Profile } from '../options';
@@ -17,9 +18,13 @@ import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 /** A relay whose every socket runs `argv` on a PTY of its own. */
 async function startRelay(argv: string[], c: Cleanup): Promise<{ url: string; pid: number }> {
-  const child = spawnTracked(process.execPath, [join(__dirname, '..', 'relay-floor-child.js'), JSON.stringify(argv)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnTracked(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, join(__dirname, '..', 'relay-floor-child.js'), JSON.stringify(argv)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   c.add(() => stopChild(child, 1000));
   const m = await waitForOutput(child, /port (\d+)/, 15_000, 'relay floor');
   return { url: `ws://127.0.0.1:${m[1] as string}/`, pid: child.pid as number };

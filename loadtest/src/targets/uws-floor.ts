@@ -3,6 +3,7 @@
  * nothing between the bytes and the sockets but uWS. The service's fan-out is measured against it.
  */
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import WebSocket from 'ws';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { FloodReader } from '../flood';
@@ -17,9 +18,13 @@ import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 /** The floor's server process; its URL once it listens. */
 async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid: number }> {
-  const child = spawnTracked(process.execPath, [join(__dirname, '..', 'uws-floor-child.js'), String(bytes)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnTracked(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, join(__dirname, '..', 'uws-floor-child.js'), String(bytes)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   c.add(() => stopChild(child, 1000));
   const m = await waitForOutput(child, /port (\d+)/, 15_000, 'uws floor');
   return { url: `ws://127.0.0.1:${m[1] as string}/`, pid: child.pid as number };
