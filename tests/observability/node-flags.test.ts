@@ -11,6 +11,9 @@ jest.setTimeout(30_000);
 
 const ROOT = path.resolve(__dirname, '../..');
 const FLAGS = SERVICE_NODE_FLAGS.join(' ');
+const scripts = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
 
 /** Every `node [options] services/<name>/dist/main.js` in a text, with its options. */
 function serviceCommands(text: string): Array<{ service: string; options: string }> {
@@ -20,9 +23,6 @@ function serviceCommands(text: string): Array<{ service: string; options: string
 
 describe('every documented way to start a service passes SERVICE_NODE_FLAGS', () => {
   it('npm start, npm run edge and npm run agent', () => {
-    const scripts = (
-      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    ).scripts;
     for (const name of ['start', 'edge', 'agent']) {
       const commands = serviceCommands(scripts[name] ?? '');
       expect([name, commands.length]).toEqual([name, 1]);
@@ -31,9 +31,6 @@ describe('every documented way to start a service passes SERVICE_NODE_FLAGS', ()
   });
 
   it('npm run bench and npm run loadtest (their readers must not be the bottleneck)', () => {
-    const scripts = (
-      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    ).scripts;
     for (const [name, script] of [
       ['bench', 'bench.js'],
       ['loadtest', 'loadtest.js'],
