@@ -81,7 +81,7 @@ export class JoinFlow {
     conn.role = result.grant.role;
     if (p.client_label !== undefined) conn.label = p.client_label;
     deps.audit?.attach(conn, result.grant, requestedRole);
-    hub.goOffline(conn, true);
+    hub.goOffline(conn);
     sendRoleAssigned(conn, result.grant);
 
     // Flush: replay (or just this join's MembershipChanged) up to the keyframe's anchor.
@@ -163,7 +163,7 @@ export class JoinFlow {
     if (from !== conn.role) deps.audit?.roleChange(conn, from, conn.role, result.grant.reason ?? why);
     const hub = hubOf(this.ctx, conn);
     // RoleAssigned and the role-transition Keyframe go out before the MembershipChanged catches up.
-    hub.goOffline(conn, true);
+    hub.goOffline(conn);
     sendRoleAssigned(conn, result.grant);
     await sendLogRange(this.ctx, conn, conn.position, result.keyframe.anchorSeq);
     sendKeyframe(conn, result.keyframe);

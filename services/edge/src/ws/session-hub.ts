@@ -156,23 +156,10 @@ export class SessionHub implements Disposable {
     for (const e of held) this.onEntry(e);
   }
 
-  /**
-   * First sequence published in the current tick, until uWS has flushed it. uWS drops a topic
-   * message not yet flushed to a socket that unsubscribes in the same tick, so `goOffline`
-   * rewinds such a connection to before it and catch-up sends those frames again.
-   */
-  private undrainedFrom: number | undefined;
-
   private deliver(entry: LogEntry): void {
     const frame = serializeEntry(entry);
     this.recent.push(frame);
     this.head = entry.seq;
-    if (this.undrainedFrom === undefined) {
-      this.undrainedFrom = entry.seq;
-      setImmediate(() => {
-        this.undrainedFrom = undefined;
-      });
-    }
     const { app, metrics } = this.opts;
     // A topic without subscribers is not published to: an Output frame's JSON is then never made.
     if (frame.taskId !== undefined) {
@@ -318,18 +305,12 @@ export class SessionHub implements Disposable {
   }
 
   /**
-   * Stops topic delivery to the connection. With `rewindUndrained` (join and role changes, where
-   * per-connection frames follow at once) a connection that was sent this tick's publishes is
-   * rewound before them, since uWS may drop them on the unsubscribe; catch-up resends them. The
-   * lag path does not rewind: a Keyframe follows there and the sequence must not go back.
+   * Stops topic delivery to the connection, which goes behind: per-connection frames (RoleAssigned,
+   * a Keyframe, task replies) follow, then a catch-up. Everything published to it so far reaches
+   * the socket first (leaveTopics), so its `lastSeq` stays true and nothing is sent twice.
    */
-  goOffline(conn: Conn, rewindUndrained = false): void {
-    if (!this.leaveTopics(conn, 'behind')) return;
-    const from = this.undrainedFrom;
-    if (rewindUndrained && from !== undefined && conn.position >= from) {
-      conn.position = from - 1;
-      if (conn.lastSeq >= from) conn.lastSeq = from - 1;
-    }
+  goOffline(conn: Conn): void {
+    this.leaveTopics(conn, 'behind');
   }
 
   /**
@@ -358,23 +339,39 @@ export class SessionHub implements Disposable {
   }
 
   /**
-   * A live connection leaves its topics for `to`; true when its socket was unsubscribed. One that
-   * is not live (behind, or lagged: already off its topics) stays as it is.
+   * A live connection leaves its topics for `to`. One that is not live (behind, or lagged: already
+   * off its topics) stays as it is.
+   *
+   * uWS batches small publishes per socket and sends them when it drains its topic tree, later in
+   * the event-loop turn; a socket that unsubscribes before then never gets them. Any send drains
+   * the socket's batch first, so going behind sends an empty Ping (clients answer it, binding
+   * §2.4) to flush what the connection's `lastSeq` already counts. A Ping uWS drops (the socket is
+   * past maxBackpressure) flushed nothing: the connection is skipped forward instead, and a
+   * Keyframe makes up for what it lost. The lag path does not flush either: a Keyframe follows there.
    */
-  private leaveTopics(conn: Conn, to: 'behind' | 'lagged'): boolean {
-    if (conn.feed !== 'live') return false;
-    moveFeed(conn, to);
-    if (!conn.ws || !conn.open) return false;
+  private leaveTopics(conn: Conn, to: 'behind' | 'lagged'): void {
+    if (conn.feed !== 'live') return;
+    if (!conn.ws || !conn.open) {
+      moveFeed(conn, to);
+      return;
+    }
+    const flushed = to === 'lagged' || conn.ws.ping() !== DROPPED;
+    moveFeed(conn, flushed ? to : 'lagged');
     conn.ws.unsubscribe(topicFor(this.sessionId, conn.binary));
     for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));
-    return true;
+    if (!flushed) this.countLag(conn);
   }
 
   private skipForward(conn: Conn): void {
-    conn.backlogSince = undefined;
     if (conn.feed === 'behind')
       moveFeed(conn, 'lagged'); // a direct send that would be dropped
     else this.leaveTopics(conn, 'lagged');
+    this.countLag(conn);
+  }
+
+  /** A connection was skipped forward: it resumes with PTY_OUTPUT_LAGGED and a Keyframe once drained. */
+  private countLag(conn: Conn): void {
+    conn.backlogSince = undefined;
     this.opts.metrics?.lagSkip();
     this.opts.onLagged(conn);
     this.lagWatch.start();
