@@ -1,7 +1,7 @@
 /** Public surface of the wire protocol: types and pure functions, no I/O. */
 // The browser-safe part (also the `./browser` entry), then what needs ajv or is server-only.
 export * from './browser';
-export { parseClientFrame, FrameRejected } from './validate';
+export { compileClientFrameValidators, parseClientFrame, FrameRejected } from './validate';
 export { BASE64_PATTERN, envelopeSchema, payloadSchemas } from './schemas';
 export * from './session-host';
 export { decodePathSegment, tryDecodePathSegment } from './path-segment';

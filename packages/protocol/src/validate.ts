@@ -15,7 +15,8 @@ let compiled: Validators | undefined;
 
 /**
  * Compiled on first use, not at import: compiling every schema costs ~300 ms, which every CLI
- * start and browser page paid even when it never validated an inbound frame.
+ * start and browser page paid even when it never validated an inbound frame. Servers compile them
+ * at start-up instead (compileClientFrameValidators).
  */
 function validators(): Validators {
   if (!compiled) {
@@ -31,6 +32,17 @@ function validators(): Validators {
     };
   }
   return compiled;
+}
+
+/**
+ * Compiles the validators now rather than on the first frame (~180-300 ms): a server calls it at
+ * start-up, so the first client after a restart or a rolling deploy is not the one who waits.
+ * Returns false when they were compiled already.
+ */
+export function compileClientFrameValidators(): boolean {
+  if (compiled) return false;
+  validators();
+  return true;
 }
 
 /** A frame that could not be accepted, with the request id to echo when one was readable. */

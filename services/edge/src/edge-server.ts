@@ -1,5 +1,5 @@
 import type { Config } from '@pty-ws/config';
-import { CloseCode } from '@pty-ws/protocol';
+import { CloseCode, compileClientFrameValidators } from '@pty-ws/protocol';
 import { NO_AUDIT } from '@pty-ws/ports';
 import type {
   AuditLog,
@@ -89,6 +89,8 @@ const BACKLOG_MARGIN_BYTES = 512 * 1024;
 /** Starts an edge: REST + AgentCard + the pty-ws/v1 attach endpoint on one uWS listener. */
 export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const { config, logger } = deps;
+  // Before listening: otherwise the first client's first frame waits for the schemas to compile.
+  compileClientFrameValidators();
   const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
   const app = guardApp(createApp(config, logger), logger, { tls, maxPending: config.maxHttpRequests });
   // mTLS (PTYWS_TLS_CA): a TLS front verifies client certificates and relays to the app on loopback.
