@@ -5,6 +5,7 @@ import {
   type LogBounds,
   type LogEntry,
   type RetentionPolicy,
+  type TranscriptArchive,
   type Unsubscribe,
 } from '@pty-ws/ports';
 
@@ -14,6 +15,37 @@ export interface MemoryFrameLogOptions {
    * one broken consumer must not stall a session. Defaults to console.error.
    */
   onSubscriberError?: (error: unknown, sessionId: string, seq: number) => void;
+  /**
+   * Where archived entries are read back from once they leave memory (single-node: the sessions'
+   * transcript archive). Without it every retained entry stays in memory, which with the default
+   * 24 h replay window is all of a session's output for a day.
+   */
+  spill?: SpillOptions;
+}
+
+export interface SpillOptions {
+  archive: Pick<TranscriptArchive, 'read'>;
+  /** Archived entries past this many newest ones leave memory (default 2048). */
+  hotFrames?: number;
+  /** ... or past this many bytes of them (default 8 MiB); unarchived entries always stay. */
+  hotBytes?: number;
+}
+
+const DEFAULT_HOT_FRAMES = 2048;
+const DEFAULT_HOT_BYTES = 8 * 1024 * 1024;
+/** What an event entry is taken to weigh in memory (its payload is small JSON). */
+const EVENT_BYTES = 256;
+
+const entryBytes = (e: LogEntry): number => (e.type === 'output' ? e.data.length : EVENT_BYTES);
+
+/**
+ * Entries still retained but no longer in memory, as runs: a run ends at `toSeq` (it starts after
+ * the previous one, the first at `SessionLog.oldestSeq`) and its newest entry is `maxTs` old.
+ * One run per trim that spilled, so a day of output is a few hundred thousand small records at most.
+ */
+interface SpilledRun {
+  toSeq: number;
+  maxTs: number;
 }
 
 /** Trimmed slots are only reclaimed once this many have piled up (and at least as many as remain). */
@@ -25,13 +57,25 @@ class SessionLog {
   entries: (LogEntry | undefined)[] = [];
   head = 0;
   lastSeq = 0;
+  /** Bytes of the entries in memory (entryBytes). */
+  bytes = 0;
+  /** Retained entries below the ones in memory, oldest run first; read from the archive. */
+  spilled: SpilledRun[] = [];
+  /** The oldest retained sequence while anything is spilled. */
+  spilledFrom = 1;
 
   get retained(): number {
     return this.entries.length - this.head;
   }
 
+  /** The oldest entry in memory. */
   get firstSeq(): number {
     return this.lastSeq - this.retained + 1;
+  }
+
+  /** The oldest retained entry, in memory or spilled. */
+  get oldestSeq(): number {
+    return this.spilled.length > 0 ? this.spilledFrom : this.firstSeq;
   }
 
   /** Position in `entries` of a retained seq. */
@@ -79,10 +123,17 @@ export class MemoryFrameLog implements FrameLog {
   private readonly topics = new Map<string, Topic>();
   private readonly onSubscriberError: (error: unknown, sessionId: string, seq: number) => void;
 
+  private readonly spill: Required<SpillOptions> | undefined;
+
   constructor(options: MemoryFrameLogOptions = {}) {
     this.onSubscriberError =
       options.onSubscriberError ??
       ((error, sessionId, seq) => console.error(`frame log subscriber of ${sessionId} failed on seq ${seq}`, error));
+    this.spill = options.spill && {
+      archive: options.spill.archive,
+      hotFrames: options.spill.hotFrames ?? DEFAULT_HOT_FRAMES,
+      hotBytes: options.spill.hotBytes ?? DEFAULT_HOT_BYTES,
+    };
   }
 
   async append(sessionId: string, entry: LogEntry): Promise<void> {
@@ -95,6 +146,7 @@ export class MemoryFrameLog implements FrameLog {
     }
     log.entries.push(entry);
     log.lastSeq = entry.seq;
+    log.bytes += entryBytes(entry);
     const topic = this.topics.get(sessionId);
     if (topic) this.deliver(sessionId, topic, entry);
   }
@@ -105,12 +157,32 @@ export class MemoryFrameLog implements FrameLog {
     if (opts.limit !== undefined) requireInteger('limit', opts.limit);
     const log = this.sessions.get(sessionId);
     if (!log) return [];
-    const from = Math.max(afterSeq + 1, log.firstSeq);
+    const from = Math.max(afterSeq + 1, log.oldestSeq);
     let to = Math.min(opts.toSeq ?? log.lastSeq, log.lastSeq);
     if (opts.limit !== undefined) to = Math.min(to, from + opts.limit - 1);
     if (to < from) return [];
+    if (from < log.firstSeq && this.spill) return this.readSpilled(sessionId, from, to);
     // Slots from `head` on are always set, so the slice holds no cleared ones.
     return log.entries.slice(log.indexOf(from), log.indexOf(to) + 1) as LogEntry[];
+  }
+
+  /**
+   * `from..to` where `from` has left memory: the archive's part, then the rest as a read of its
+   * own (memory may have spilled or trimmed more while the archive was read). Stops where the
+   * archive has nothing contiguous, so what is returned never has a gap.
+   */
+  private async readSpilled(sessionId: string, from: number, to: number): Promise<LogEntry[]> {
+    const spill = this.spill as Required<SpillOptions>;
+    const inMemoryFrom = this.sessions.get(sessionId)?.firstSeq ?? from;
+    const archived = await spill.archive.read(sessionId, from - 1, { toSeq: Math.min(to, inMemoryFrom - 1) });
+    const out: LogEntry[] = [];
+    for (const e of archived) {
+      if (e.seq !== from + out.length) break;
+      out.push(e);
+    }
+    const next = from + out.length;
+    if (out.length === 0 || next > to || next < inMemoryFrom) return out;
+    return out.concat(await this.read(sessionId, next - 1, { toSeq: to }));
   }
 
   async bounds(sessionId: string): Promise<LogBounds> {
@@ -140,17 +212,53 @@ export class MemoryFrameLog implements FrameLog {
     const log = this.sessions.get(sessionId);
     if (!log) return boundsOf(undefined);
     const keeps = retentionKeeps(policy, log.lastSeq, nowMs);
+    // Spilled runs first: a run goes once its newest entry goes (retention is monotonic in both
+    // sequence and age), so at most one run's worth more than the policy asks stays readable.
+    let runs = 0;
+    while (runs < log.spilled.length && !keeps(log.spilled[runs]!.toSeq, log.spilled[runs]!.maxTs)) runs++;
+    if (runs > 0) {
+      log.spilledFrom = log.spilled[runs - 1]!.toSeq + 1;
+      log.spilled = log.spilled.slice(runs);
+    }
+    if (log.spilled.length === 0) this.trimMemory(log, keeps);
+    this.spillArchived(log, policy.archivedThrough);
+    log.compactIfWorthIt();
+    return boundsOf(log);
+  }
+
+  private trimMemory(log: SessionLog, keeps: (seq: number, ts: number) => boolean): void {
     const { entries } = log;
     let i = log.head;
     for (; i < entries.length; i++) {
       const entry = entries[i] as LogEntry;
       // Stop at the first kept entry so what remains stays gapless, even if clocks stepped back.
       if (keeps(entry.seq, entry.ts)) break;
+      log.bytes -= entryBytes(entry);
       entries[i] = undefined;
     }
     log.head = i;
-    log.compactIfWorthIt();
-    return boundsOf(log);
+  }
+
+  /** Lets archived entries beyond the hot window leave memory; reads get them from the archive. */
+  private spillArchived(log: SessionLog, archivedThrough: number | undefined): void {
+    if (!this.spill || archivedThrough === undefined) return;
+    const { hotFrames, hotBytes } = this.spill;
+    const { entries } = log;
+    const first = log.firstSeq;
+    let i = log.head;
+    let maxTs = Number.NEGATIVE_INFINITY;
+    while (i < entries.length && (entries.length - i > hotFrames || log.bytes > hotBytes)) {
+      const entry = entries[i] as LogEntry;
+      if (entry.seq > archivedThrough) break;
+      maxTs = Math.max(maxTs, entry.ts);
+      log.bytes -= entryBytes(entry);
+      entries[i] = undefined;
+      i++;
+    }
+    if (i === log.head) return;
+    if (log.spilled.length === 0) log.spilledFrom = first;
+    log.spilled.push({ toSeq: first + (i - log.head) - 1, maxTs });
+    log.head = i;
   }
 
   async remove(sessionId: string): Promise<void> {
@@ -192,7 +300,7 @@ export class MemoryFrameLog implements FrameLog {
 }
 
 function boundsOf(log: SessionLog | undefined): LogBounds {
-  return log ? { firstSeq: log.firstSeq, lastSeq: log.lastSeq } : { ...EMPTY_BOUNDS };
+  return log ? { firstSeq: log.oldestSeq, lastSeq: log.lastSeq } : { ...EMPTY_BOUNDS };
 }
 
 function requireInteger(name: string, value: number): void {

@@ -32,6 +32,8 @@ export interface Config {
   replayFrames: number;
   /** PTYWS_REPLAY_RETENTION_S, default 86400 */
   replayRetentionS: number;
+  /** PTYWS_LOG_MEMORY_BYTES, default 8388608 (single-node only) */
+  logMemoryBytes: number;
   /** PTYWS_MAX_CONTROLLERS, default 4 */
   maxControllers: number;
   /** PTYWS_MAX_OBSERVERS, default 32 */

@@ -186,6 +186,13 @@ const SPECS: SpecTable = {
       'Replay also keeps every frame younger than this (`replay_buffer_retention_seconds`); the larger window wins.',
     rule: integer(0, MAX_RETENTION_S),
   },
+  logMemoryBytes: {
+    name: 'PTYWS_LOG_MEMORY_BYTES',
+    default: '8388608',
+    description:
+      'Single-node: archived output a session keeps in memory for replay; older frames are read back from its transcript files.',
+    rule: integer(64 * 1024, 1024 * MIB),
+  },
   maxControllers: {
     name: 'PTYWS_MAX_CONTROLLERS',
     default: '4',

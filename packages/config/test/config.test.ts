@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
       pongTimeoutMs: 90000,
       replayFrames: 1000,
       replayRetentionS: 86400,
+      logMemoryBytes: 8388608,
       maxControllers: 4,
       maxObservers: 32,
       keyframeIntervalS: 5,

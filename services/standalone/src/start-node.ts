@@ -42,12 +42,13 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   const config = loadConfig(opts.env ?? process.env, overrides);
   const logger = opts.logger ?? silentLogger;
   const metrics = opts.metrics ?? new Metrics();
-  const log = new MemoryFrameLog();
+  // Frames evicted from the in-memory log outlive it here (compressed chunks per session).
+  const transcripts = new FileTranscriptArchive(config.transcriptDir ?? path.join(config.stateDir, 'pty-transcripts'));
+  // Only the newest archived frames stay in memory; replay reads older ones back from the files.
+  const log = new MemoryFrameLog({ spill: { archive: transcripts, hotBytes: config.logMemoryBytes } });
   const registry = new MemorySessionRegistry();
   const tokens = new MemoryTokenStore();
   const membershipStore = new MemoryMembershipStore();
-  // Frames evicted from the in-memory log outlive it here (compressed chunks per session).
-  const transcripts = new FileTranscriptArchive(config.transcriptDir ?? path.join(config.stateDir, 'pty-transcripts'));
   // Sessions of an earlier run are unknown to the new registry: their files past the closed-session
   // TTL would never be removed otherwise (younger ones go at a later start).
   const pruned = await transcripts.pruneStale(config.closedSessionTtlS * 1000).catch((err: Error) => {
