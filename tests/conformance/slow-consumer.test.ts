@@ -19,7 +19,11 @@ describe('slow consumers', () => {
     const from = slow.mark();
 
     slow.pauseReading(); // the kernel buffers fill, then the server's backlog grows
-    ctl.input('yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 6000000; echo FLOOD_$((5+5))\n');
+    // More than the paused socket's kernel buffers (several MB) and the hard backlog bound (4 MiB)
+    // hold together, so the skip comes from that bound and not only from the 250 ms grace, which
+    // a hold for the controller restarts. With 6 MB the observer was sometimes never skipped and
+    // simply got everything (cluster mode: one CI run, and 1 of 10 runs alone).
+    ctl.input('yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 16000000; echo FLOOD_$((5+5))\n');
     await ctl.collectOutput(/FLOOD_10/, 20000);
     slow.resumeReading();
 
