@@ -40,8 +40,8 @@ const entryBytes = (e: LogEntry): number => (e.type === 'output' ? e.data.length
 
 /**
  * Entries still retained but no longer in memory, as runs: a run ends at `toSeq` (it starts after
- * the previous one, the first at `SessionLog.oldestSeq`) and its newest entry is `maxTs` old.
- * One run per trim that spilled, so a day of output is a few hundred thousand small records at most.
+ * the previous one, the first at `SessionLog.oldestSeq`), and `maxTs` is the newest timestamp in it.
+ * One run per trim that spilled (at most five a second), so a day is a few hundred thousand records.
  */
 interface SpilledRun {
   toSeq: number;
