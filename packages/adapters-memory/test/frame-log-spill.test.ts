@@ -56,12 +56,18 @@ async function inMemory(log: MemoryFrameLog, archive: ListArchive): Promise<numb
   return found;
 }
 
+/** 100 entries of 1000 bytes, archived, a 10-frame hot window, trimmed with the archive at `archivedThrough`. */
+async function hundredAppended(archivedThrough: number): Promise<{ archive: ListArchive; log: MemoryFrameLog }> {
+  const archive = new ListArchive();
+  const log = new MemoryFrameLog({ spill: { archive, hotFrames: 10 } });
+  await filled(log, archive, 100);
+  await log.trim('s', { ...DAY, archivedThrough }, T0 + 200);
+  return { archive, log };
+}
+
 describe('MemoryFrameLog with spill', () => {
   it('keeps only the newest archived entries in memory, and reads the rest from the archive', async () => {
-    const archive = new ListArchive();
-    const log = new MemoryFrameLog({ spill: { archive, hotFrames: 10 } });
-    await filled(log, archive, 100);
-    await log.trim('s', { ...DAY, archivedThrough: 100 }, T0 + 200);
+    const { archive, log } = await hundredAppended(100);
     expect(await inMemory(log, archive)).toEqual(range(91, 100));
     expect(await log.bounds('s')).toEqual({ firstSeq: 1, lastSeq: 100 });
     const all = await log.read('s', 0);
@@ -72,10 +78,7 @@ describe('MemoryFrameLog with spill', () => {
   });
 
   it('never lets an entry the archive does not hold leave memory', async () => {
-    const archive = new ListArchive();
-    const log = new MemoryFrameLog({ spill: { archive, hotFrames: 10 } });
-    await filled(log, archive, 100);
-    await log.trim('s', { ...DAY, archivedThrough: 50 }, T0 + 200);
+    const { archive, log } = await hundredAppended(50);
     expect(await inMemory(log, archive)).toEqual(range(51, 100));
     await log.trim('s', DAY, T0 + 200); // no archive position: nothing leaves
     expect(await inMemory(log, archive)).toEqual(range(51, 100));
@@ -90,10 +93,7 @@ describe('MemoryFrameLog with spill', () => {
   });
 
   it('still applies retention: spilled entries the policy drops are gone', async () => {
-    const archive = new ListArchive();
-    const log = new MemoryFrameLog({ spill: { archive, hotFrames: 10 } });
-    await filled(log, archive, 100);
-    await log.trim('s', { ...DAY, archivedThrough: 100 }, T0 + 200);
+    const { log } = await hundredAppended(100);
     // The last 5 frames, nothing by age: the spilled run 1..90 and 91..95 in memory go.
     const bounds = await log.trim('s', { minFrames: 5, minAgeMs: 0, archivedThrough: 100 }, T0 + 200);
     expect(bounds).toEqual({ firstSeq: 96, lastSeq: 100 });
@@ -101,10 +101,7 @@ describe('MemoryFrameLog with spill', () => {
   });
 
   it('keeps a spilled run while any of it is retained', async () => {
-    const archive = new ListArchive();
-    const log = new MemoryFrameLog({ spill: { archive, hotFrames: 10 } });
-    await filled(log, archive, 100);
-    await log.trim('s', { ...DAY, archivedThrough: 100 }, T0 + 200);
+    const { log } = await hundredAppended(100);
     // The last 15 frames reach into the run 1..90: all of it stays readable (at least 15 kept).
     expect(await log.trim('s', { minFrames: 15, minAgeMs: 0, archivedThrough: 100 }, T0 + 200)).toEqual({
       firstSeq: 1,
@@ -113,10 +110,7 @@ describe('MemoryFrameLog with spill', () => {
   });
 
   it('returns no gap when the archive lacks what left memory', async () => {
-    const archive = new ListArchive();
-    const log = new MemoryFrameLog({ spill: { archive, hotFrames: 10 } });
-    await filled(log, archive, 100);
-    await log.trim('s', { ...DAY, archivedThrough: 100 }, T0 + 200);
+    const { archive, log } = await hundredAppended(100);
     archive.entries.splice(40, 10); // 41..50 lost
     expect(seqs(await log.read('s', 0))).toEqual(range(1, 40));
     expect(seqs(await log.read('s', 45))).toEqual([]);
