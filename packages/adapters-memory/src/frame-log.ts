@@ -161,7 +161,7 @@ export class MemoryFrameLog implements FrameLog {
     let to = Math.min(opts.toSeq ?? log.lastSeq, log.lastSeq);
     if (opts.limit !== undefined) to = Math.min(to, from + opts.limit - 1);
     if (to < from) return [];
-    if (from < log.firstSeq && this.spill) return this.readSpilled(sessionId, from, to);
+    if (from < log.firstSeq && this.spill) return this.readSpilled(this.spill.archive, sessionId, from, to);
     // Slots from `head` on are always set, so the slice holds no cleared ones.
     return log.entries.slice(log.indexOf(from), log.indexOf(to) + 1) as LogEntry[];
   }
@@ -171,10 +171,14 @@ export class MemoryFrameLog implements FrameLog {
    * own (memory may have spilled or trimmed more while the archive was read). Stops where the
    * archive has nothing contiguous, so what is returned never has a gap.
    */
-  private async readSpilled(sessionId: string, from: number, to: number): Promise<LogEntry[]> {
-    const spill = this.spill as Required<SpillOptions>;
+  private async readSpilled(
+    archive: SpillOptions['archive'],
+    sessionId: string,
+    from: number,
+    to: number,
+  ): Promise<LogEntry[]> {
     const inMemoryFrom = this.sessions.get(sessionId)?.firstSeq ?? from;
-    const archived = await spill.archive.read(sessionId, from - 1, { toSeq: Math.min(to, inMemoryFrom - 1) });
+    const archived = await archive.read(sessionId, from - 1, { toSeq: Math.min(to, inMemoryFrom - 1) });
     const out: LogEntry[] = [];
     for (const e of archived) {
       if (e.seq !== from + out.length) break;
