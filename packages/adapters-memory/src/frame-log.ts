@@ -1,5 +1,6 @@
 import {
   SequenceConflictError,
+  entryWeight,
   retentionKeeps,
   type FrameLog,
   type LogBounds,
@@ -33,10 +34,6 @@ export interface SpillOptions {
 
 const DEFAULT_HOT_FRAMES = 2048;
 const DEFAULT_HOT_BYTES = 8 * 1024 * 1024;
-/** What an event entry is taken to weigh in memory (its payload is small JSON). */
-const EVENT_BYTES = 256;
-
-const entryBytes = (e: LogEntry): number => (e.type === 'output' ? e.data.length : EVENT_BYTES);
 
 /**
  * Entries still retained but no longer in memory, as runs: a run ends at `toSeq` (it starts after
@@ -57,7 +54,7 @@ class SessionLog {
   entries: (LogEntry | undefined)[] = [];
   head = 0;
   lastSeq = 0;
-  /** Bytes of the entries in memory (entryBytes). */
+  /** Bytes of the entries in memory (entryWeight). */
   bytes = 0;
   /** Retained entries below the ones in memory, oldest run first; read from the archive. */
   spilled: SpilledRun[] = [];
@@ -146,7 +143,7 @@ export class MemoryFrameLog implements FrameLog {
     }
     log.entries.push(entry);
     log.lastSeq = entry.seq;
-    log.bytes += entryBytes(entry);
+    log.bytes += entryWeight(entry);
     const topic = this.topics.get(sessionId);
     if (topic) this.deliver(sessionId, topic, entry);
   }
@@ -237,7 +234,7 @@ export class MemoryFrameLog implements FrameLog {
       const entry = entries[i] as LogEntry;
       // Stop at the first kept entry so what remains stays gapless, even if clocks stepped back.
       if (keeps(entry.seq, entry.ts)) break;
-      log.bytes -= entryBytes(entry);
+      log.bytes -= entryWeight(entry);
       entries[i] = undefined;
     }
     log.head = i;
@@ -255,7 +252,7 @@ export class MemoryFrameLog implements FrameLog {
       const entry = entries[i] as LogEntry;
       if (entry.seq > archivedThrough) break;
       maxTs = Math.max(maxTs, entry.ts);
-      log.bytes -= entryBytes(entry);
+      log.bytes -= entryWeight(entry);
       entries[i] = undefined;
       i++;
     }

@@ -86,6 +86,14 @@ export interface FrameLog {
   remove(sessionId: string): Promise<void>;
 }
 
+/**
+ * What an entry weighs for the bounds kept on entries in memory: its Output bytes, or 256 for an
+ * event (small JSON, whose size is not known without serializing it).
+ */
+export function entryWeight(entry: LogEntry): number {
+  return entry.type === 'output' ? entry.data.length : 256;
+}
+
 /** The replay window check shared by every implementation (binding §8.3). */
 export function replayInRange(replayFrom: number, bounds: LogBounds): boolean {
   return replayFrom >= bounds.firstSeq - 1 && replayFrom <= bounds.lastSeq;
