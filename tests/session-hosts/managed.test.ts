@@ -98,14 +98,14 @@ managed('%s/managed sessions', (backend) => {
     await waitGone(backend, id);
   });
 
-  it('a program killed by a signal: Closed reports it (tmux: no exit code; screen: 128+signal)', async () => {
+  it('a program killed by a signal: Closed reports it as a shell does (128+signal)', async () => {
     const argv = ['/bin/sh', '-c', 'sleep 1; kill -TERM $$'];
     const s = await create(shellBody({ session_backend: backend, argv }));
     const c = await controller(s['session_id'] as string);
     const closed = await closedFrame(c);
     expect(closed.reason).toBe('normal');
-    // tmux reads the signal from the dead pane; screen's wrapper only sees the shell's $? (143).
-    expect(closed.exit_code).toBe(backend === 'tmux' ? null : 143);
+    // Both backends' wrappers see the program's status as the shell's $? (143).
+    expect(closed.exit_code).toBe(143);
   });
 
   it('DELETE kills the multiplexer session: Closed reason killed', async () => {

@@ -12,6 +12,7 @@ export interface AgentPaths {
   tmuxSocket: string;
   tmuxConf: string;
   tmuxRun: string;
+  tmuxWrapper: string;
   screenDir: string;
   screenrc: string;
   screenRun: string;
@@ -33,6 +34,7 @@ export function agentPaths(stateDir: string, agentId: string): AgentPaths {
     tmuxSocket: path.join(root, 't'),
     tmuxConf: path.join(root, 'tmux.conf'),
     tmuxRun: path.join(root, 'run-t'),
+    tmuxWrapper: path.join(root, 'tmux-run.sh'),
     screenDir: path.join(root, 's'),
     screenrc: path.join(root, 'screenrc'),
     screenRun: path.join(root, 'run-s'),

@@ -114,6 +114,9 @@ export class MultiplexerHost implements ManagedPtyHost {
     if (!this.mux.release) return;
     await proc.settled();
     await this.mux.release(proc.name);
+    // The program itself may have a pid of its own once released (tmux's pane runs a wrapper,
+    // which records it; release waited for that).
+    proc.pid = this.mux.files.readPid(proc.name) ?? proc.pid;
   }
 
   /** Resolves once the multiplexer reports the program's pid; rejects with the client's complaint. */

@@ -51,6 +51,49 @@ export function tmuxConfig(runDir: string): string {
   ].join('\n');
 }
 
+/**
+ * Panes run this wrapper, not the program itself. tmux 3.3a closes a pane's pty as soon as the
+ * pane's process exits and nothing is readable at that instant; output the program wrote last
+ * can still be on its way through the kernel then (its flip buffer), and is lost — the tail of
+ * a burst that ends the program, in about one run in ten of `seq 1 20000` on a busy machine.
+ * So the wrapper outlives the program: it sets the pane title to a mark of its own and exits
+ * only once tmux reports that title, which tmux can only have parsed after everything the
+ * program wrote before it. Its exit status is the program's as a shell sees it (128+N after
+ * signal N, as with screen).
+ *
+ * Before that, it waits for the agent's start gate (tmux drops passthrough output, such as the
+ * shell integration's first prompt marks, for a client still waiting for its first redraw) and
+ * sources the program's environment. Usage: tmux-run.sh <gate> <env file> <pid file> <tmux>
+ * <socket> argv...
+ */
+export const TMUX_WRAPPER = `#!/bin/sh
+# Written by the pty-ws agent.
+gate=$1 envf=$2 pidf=$3 tmux=$4 sock=$5
+shift 5
+while [ ! -e "$gate" ]; do sleep 0.02; done
+. "$envf" && rm -f "$envf"
+# Handlers, not ignores: handlers reset on exec, so the program still gets ^C, while this shell
+# survives it. A hangup (the session is being killed) ends this shell too: nothing to wait for.
+trap : INT QUIT TERM
+sh -c 'printf %s "$$" > "$0.tmp" && mv -f "$0.tmp" "$0"; exec "$@"' "$pidf" "$@"
+s=$?
+# CAN first: it ends any escape sequence the program left unfinished, so the title is parsed.
+mark="pty-ws-drained-$$"
+printf '\\030\\033]2;%s\\033\\\\' "$mark"
+n=0
+while [ "$n" -lt 300 ]; do
+  title=$("$tmux" -S "$sock" display-message -p -t "$TMUX_PANE" '#{pane_title}' 2>/dev/null) || break
+  [ "$title" = "$mark" ] && break
+  sleep 0.01
+  n=$((n + 1))
+done
+exit "$s"
+`;
+
+/** How long release waits for the wrapper to start the program and record its pid. */
+const PID_WAIT_MS = 2000;
+const PID_POLL_MS = 10;
+
 /** Variables tmux sets itself inside the pane (TERM is the inner terminal, not the client's). */
 const TMUX_OWNED_ENV = new Set(['TERM', 'TMUX', 'TMUX_PANE']);
 
@@ -94,6 +137,7 @@ class Tmux implements Multiplexer {
     ensurePrivateDir(this.paths.root);
     ensurePrivateDir(this.paths.tmuxRun);
     writeFileAtomic(this.paths.tmuxConf, tmuxConfig(this.paths.tmuxRun));
+    writeFileAtomic(this.paths.tmuxWrapper, TMUX_WRAPPER, 0o700);
   }
 
   /** The client's own environment: only what it needs to draw (the server inherits it). */
@@ -114,13 +158,17 @@ class Tmux implements Multiplexer {
     // as the session, and its command line is readable by every local user.
     const env = Object.entries(spec.env).filter(([k]) => !TMUX_OWNED_ENV.has(k));
     this.files.writeEnv(name, env.map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
-    // The program starts only once the agent's client is attached and drawn (release creates
-    // the gate file): tmux drops passthrough output (the shell integration's first prompt marks)
-    // for a client still waiting for its first redraw. A file rather than `tmux wait-for`: nothing
-    // in the pane talks to the server, and opening the gate again on re-attach is harmless.
     // Several arguments: tmux runs them without a shell.
-    const gate = 'while [ ! -e "$0" ]; do sleep 0.02; done; . "$1" && rm -f "$1"; shift; exec "$@"';
-    const argv = ['/bin/sh', '-c', gate, this.files.gatePath(name), this.files.envPath(name), ...spec.argv];
+    const argv = [
+      '/bin/sh',
+      this.paths.tmuxWrapper,
+      this.files.gatePath(name),
+      this.files.envPath(name),
+      this.files.pidPath(name),
+      this.program,
+      this.paths.tmuxSocket,
+      ...spec.argv,
+    ];
     return {
       argv: [
         this.program,
@@ -150,18 +198,24 @@ class Tmux implements Multiplexer {
   }
 
   async release(name: string): Promise<void> {
-    // Before the program may start: tmux 3.3a closes a pane's pty as soon as its program exits,
-    // dropping output it has not read yet (the tail of a burst that ends the program, lost in most
-    // runs of `seq 1 20000`), unless the pane is piped; then it waits until the pty is drained.
-    // The pipe only reads into /dev/null. -o: a re-attach keeps the pipe already there.
-    await this.tmux(['pipe-pane', '-o', '-t', `=${name}:`, 'exec cat >/dev/null']);
+    // A re-attached session's gate is open already: its program runs (and a session an earlier
+    // agent version started has no pid file to wait for).
+    if (existsSync(this.files.gatePath(name))) return;
     this.files.openGate(name);
+    // The wrapper records the program's pid once it starts it; until then the pane's pid is the
+    // wrapper's.
+    const deadline = Date.now() + PID_WAIT_MS;
+    while (this.files.readPid(name) === undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, PID_POLL_MS));
+    }
   }
 
+  /** The program's pid (its wrapper's before the gate opens), while the session exists. */
   async programPid(name: string): Promise<number | undefined> {
     const out = await this.tmux(['display-message', '-p', '-t', `=${name}:`, '#{pane_pid}']);
     const pid = Number(out.stdout.trim());
-    return out.code === 0 && Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    if (out.code !== 0 || !Number.isInteger(pid) || pid <= 0) return undefined;
+    return this.files.readPid(name) ?? pid;
   }
 
   async list(): Promise<string[]> {
@@ -174,7 +228,7 @@ class Tmux implements Multiplexer {
     await this.tmux(['kill-session', '-t', `=${name}`]);
   }
 
-  /** The dead pane keeps the program's last screen (remain-on-exit; complete: see release). */
+  /** The dead pane keeps the program's last screen (remain-on-exit; complete: see TMUX_WRAPPER). */
   async finalLine(name: string): Promise<string | undefined> {
     const out = await this.tmux(['capture-pane', '-p', '-t', `=${name}:`]);
     if (out.code !== 0) return undefined;
