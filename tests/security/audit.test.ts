@@ -55,7 +55,9 @@ describe('audit log', () => {
       controller.input(text);
       inputBytes += Buffer.byteLength(text);
     }
-    await controller.collectOutput(new RegExp(`\\n${SECRET}`), 5000);
+    // The shell's output line, not the terminal's echo of the command. Typed before the first
+    // prompt, the output follows the prompt ("$ typed-secret-4711"), not a newline.
+    await controller.collectOutput(new RegExp(`(?<!echo )${SECRET}\\r\\n`), 5000);
     controller.send('pty.session_resize', { cols: 100, rows: 30 });
     await controller.waitFor(is.kind('Resize'), 5000);
 
