@@ -8,16 +8,31 @@
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { delay, is, joinSession, sequenceViolations, sessionFrameOf, type TestClient } from '@pty-ws/testkit';
+import {
+  delay,
+  frameAfterLag,
+  is,
+  joinSession,
+  longestRunOf,
+  loopbackBufferBytes,
+  sequenceViolations,
+  sessionFrameOf,
+  type TestClient,
+} from '@pty-ws/testkit';
 import { shell, useServer } from './support';
 
 /**
  * Bytes of `x` the slow reader's flood prints: past what the kernel's socket buffers hold on
- * loopback (~10 MB: 6 MB received, 4 MB sent), so the server's own backlog has to grow.
+ * loopback for a reader that never read fast (~10 MB: the receive buffer grows only as it is
+ * read), so the server's own backlog has to grow.
  */
 const FLOOD_BYTES = 12_000_000;
-/** The stuck reader's: past those buffers and the edge's hard cap per socket together. */
-const STUCK_FLOOD_BYTES = 24_000_000;
+/**
+ * The stuck reader's: past those buffers at their largest (it read at full speed before it
+ * paused, so its receive buffer may have grown: 24 MB once went into the kernel entirely here)
+ * and the edge's hard cap per socket together.
+ */
+const STUCK_FLOOD_BYTES = Math.max(24_000_000, loopbackBufferBytes() + 12_000_000);
 
 /** Prints `bytes` of `x` (no newline: the PTY adds nothing), then a marker, then touches `done`. */
 function flood(done: string, bytes = FLOOD_BYTES): string {
@@ -28,15 +43,7 @@ const lagged = (c: TestClient, from: number) =>
   c.frames.slice(from).filter((r) => sessionFrameOf(r, 'Error')?.code === 'PTY_OUTPUT_LAGGED');
 
 /** The longest run of `x` in the output: the flood, whatever else the terminal echoed. */
-function floodRun(b: Buffer): number {
-  let best = 0;
-  let run = 0;
-  for (let i = 0; i < b.length; i++) {
-    run = b[i] === 0x78 ? run + 1 : 0;
-    if (run > best) best = run;
-  }
-  return best;
-}
+const floodRun = (b: Buffer): number => longestRunOf(b, 0x78);
 
 describe('output waits for the fastest reader', () => {
   // 64 KiB: a reader pausing for a second is far past the slow-consumer threshold, and would be
@@ -87,8 +94,7 @@ describe('output waits for the fastest reader', () => {
     expect(existsSync(done)).toBe(true); // the program finished although its only reader never read
     reader.resumeReading();
 
-    const lag = await reader.waitFor((r) => sessionFrameOf(r, 'Error')?.code === 'PTY_OUTPUT_LAGGED', 30_000, from);
-    const next = await reader.waitFor(is.any(), 5000, reader.frames.indexOf(lag) + 1);
+    const next = await frameAfterLag(reader, from, 30_000);
     expect(is.kind('Keyframe')(next)).toBe(true);
     const live = reader.mark();
     reader.input('echo AFTER_$((6+6))\n');

@@ -2,7 +2,7 @@
  * A slow observer is skipped forward: `PTY_OUTPUT_LAGGED`, and the next frame MUST be a Keyframe
  * (pty-extensions/v1 server frames). Its socket stays up and it is live again afterwards.
  */
-import { delay, is, joinSession, sequenceViolations, sessionFrameOf } from '@pty-ws/testkit';
+import { delay, frameAfterLag, is, joinSession, sequenceViolations } from '@pty-ws/testkit';
 import { shell, useServer } from './support';
 
 describe('slow consumers', () => {
@@ -27,9 +27,7 @@ describe('slow consumers', () => {
     await ctl.collectOutput(/FLOOD_10/, 20000);
     slow.resumeReading();
 
-    const lagged = await slow.waitFor((r) => sessionFrameOf(r, 'Error')?.code === 'PTY_OUTPUT_LAGGED', 10000, from);
-    const at = slow.frames.indexOf(lagged);
-    const next = await slow.waitFor(is.any(), 3000, at + 1);
+    const next = await frameAfterLag(slow, from, 10000, 3000);
     expect(is.kind('Keyframe')(next)).toBe(true);
 
     const live = slow.mark();

@@ -19,14 +19,14 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { SUBPROTOCOL_JSON, encodeBase64, newId } from '@pty-ws/protocol';
 import {
-  TestClient,
   delay,
+  frameAfterLag,
   http,
   is,
   joinSession,
-  sessionFrameOf,
   startCluster,
   startStandaloneProcess,
+  TestClient,
   testMode,
   type TestServer,
 } from '@pty-ws/testkit';
@@ -200,8 +200,7 @@ describe('slow consumer under a flood', () => {
     // The stalled observer reads again: lag notice, then a Keyframe (extension server frames).
     await delay(500);
     slow.resumeReading();
-    const lagged = await slow.waitFor((r) => sessionFrameOf(r, 'Error')?.code === 'PTY_OUTPUT_LAGGED', 20_000, from);
-    const next = await slow.waitFor(is.any(), 5000, slow.frames.indexOf(lagged) + 1);
+    const next = await frameAfterLag(slow, from, 20_000);
     expect(is.kind('Keyframe')(next)).toBe(true);
     expect(slow.isOpen).toBe(true);
     slow.terminate();

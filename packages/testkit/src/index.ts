@@ -1,8 +1,10 @@
 /** @pty-ws/testkit: fixtures and a raw wire client for the conformance suite. */
 export * from './wait';
 export * from './frames';
+export * from './output';
 export * from './client';
 export * from './join';
+export * from './lag';
 export * from './rest';
 export * from './server';
 export * from './context';

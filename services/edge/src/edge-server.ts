@@ -36,6 +36,7 @@ import { HubRegistry } from './ws/hubs';
 import { upgradeHandler } from './ws/upgrade';
 import { ExpiryWatch } from './ws/expiry-watch';
 import { Keepalive } from './ws/keepalive';
+import { isProbeAnswer, probeAnswered } from './ws/pace-probe';
 import { mountAgentCards } from './http/card-routes';
 import { guardApp } from './http/guarded-app';
 
@@ -230,7 +231,12 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     }),
     message: guarded('message', (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary)),
     drain: (ws) => void handler.resumeLagged(ws.getUserData()),
-    pong: (ws) => keepalive.pong(ws.getUserData()),
+    // A pace probe's answer says how far the reader has read (pace-probe.ts); any other is keepalive's.
+    pong: (ws, message) => {
+      const conn = ws.getUserData();
+      if (isProbeAnswer(message)) probeAnswered(conn);
+      else keepalive.pong(conn);
+    },
     close: (ws, code) => {
       expiry.forget(ws.getUserData());
       handler.closed(ws.getUserData(), code);

@@ -28,6 +28,9 @@ function loadNative(): typeof UWS {
 }
 
 export const uWS = loadNative();
+
+/** WebSocket.send's and ping's answer when the message was dropped (backlog past maxBackpressure). */
+export const SEND_DROPPED = 2;
 export type {
   HttpRequest,
   HttpResponse,

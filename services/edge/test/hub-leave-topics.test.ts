@@ -1,10 +1,10 @@
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { LogEntry } from '@pty-ws/ports';
 import { silentLogger } from '../src/logger';
-import { uWS, type TemplatedApp, type us_listen_socket, type WebSocket as UwsSocket } from '../src/uws';
-import { advance, newConn, type Conn } from '../src/ws/connection';
+import type { Conn } from '../src/ws/connection';
 import { SessionHub } from '../src/ws/session-hub';
+import { startSocketServer, until, type SocketServer } from './support/real-socket';
 
 /**
  * A live connection that goes behind (role change, join, task subscription) gets per-connection
@@ -16,63 +16,10 @@ import { SessionHub } from '../src/ws/session-hub';
 const SESSION = 's1';
 const MAX_BACKPRESSURE = 256 * 1024;
 
-let app: TemplatedApp;
-let listenSocket: us_listen_socket;
-let port: number;
-/** The server side of the next socket to open. */
-let opened: ((ws: UwsSocket<Conn>) => void) | undefined;
-
-beforeAll(async () => {
-  app = uWS.App().ws<Conn>('/*', {
-    maxBackpressure: MAX_BACKPRESSURE,
-    open: (ws) => opened?.(ws),
-  });
-  await new Promise<void>((resolve, reject) =>
-    app.listen('127.0.0.1', 0, (token) => {
-      if (!token) return reject(new Error('listen failed'));
-      listenSocket = token;
-      port = uWS.us_socket_local_port(token);
-      resolve();
-    }),
-  );
-});
-
-afterAll(() => uWS.us_listen_socket_close(listenSocket));
-
-interface Received {
-  seqs: number[];
-  /** Sequences the markers carried, in arrival order, each with the frames seen before it. */
-  markers: Array<{ carried: number; seenBefore: number }>;
-  pings: number;
-}
-
-/** A joined JSON connection with a real socket, and what its client receives. */
-async function connect(): Promise<{ conn: Conn; client: WebSocket; received: Received }> {
-  const conn = newConn({
-    clientId: `c${Math.random()}`,
-    instanceId: 'i',
-    sessionId: SESSION,
-    principal: { id: 'p', scopes: new Set(['pty:observe']) },
-    binary: false,
-    remoteAddress: '127.0.0.1',
-  });
-  advance(conn, 'ready');
-  advance(conn, 'joined');
-  const server = new Promise<UwsSocket<Conn>>((resolve) => (opened = resolve));
-  const client = new WebSocket(`ws://127.0.0.1:${port}/`);
-  const received: Received = { seqs: [], markers: [], pings: 0 };
-  client.on('ping', () => received.pings++);
-  client.on('message', (data) => {
-    const frame = JSON.parse(String(data)) as { sequence?: number; marker?: number };
-    if (frame.marker !== undefined) {
-      received.markers.push({ carried: frame.marker, seenBefore: Math.max(0, ...received.seqs) });
-    } else if (frame.sequence !== undefined) received.seqs.push(frame.sequence);
-  });
-  client.on('error', () => undefined); // a failure shows in what was received
-  await new Promise((resolve) => client.once('open', resolve));
-  conn.ws = await server;
-  return { conn, client, received };
-}
+let server: SocketServer;
+beforeAll(async () => (server = await startSocketServer(MAX_BACKPRESSURE)));
+afterAll(() => server.close());
+const connect = () => server.connect(SESSION);
 
 function entry(seq: number): LogEntry {
   return { type: 'event', seq, id: `id-${seq}`, ts: Date.now(), op: 'pty.session_frame', payload: { kind: 'Test' } };
@@ -85,14 +32,9 @@ async function leaveAndCatchUp(hub: SessionHub, conn: Conn): Promise<void> {
   await hub.catchUp(conn);
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
-
 function hubOn(log: MemoryFrameLog, lagged: Conn[] = []): SessionHub {
   return new SessionHub(SESSION, 0, {
-    app,
+    app: server.app,
     log,
     logger: silentLogger,
     slowConsumerBytes: 64 * 1024,
@@ -165,7 +107,7 @@ describe('SessionHub: a live connection going behind', () => {
     hub.add(c.conn);
     await hub.catchUp(c.conn);
     // A reader that stops reading, and a backlog past maxBackpressure.
-    (c.client as unknown as { _socket: { pause(): void } })._socket.pause();
+    c.pauseReading();
     const big = 'x'.repeat(1024 * 1024);
     for (let i = 0; i < 16 && (c.conn.ws?.getBufferedAmount() ?? 0) <= MAX_BACKPRESSURE; i++) {
       c.conn.ws?.send(big, false);

@@ -1,4 +1,5 @@
 import type { Conn } from '../src/ws/connection';
+import { PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS, PACE_PROBE_PAYLOAD, probeAnswered } from '../src/ws/pace-probe';
 import { PACE_MAX_HOLD_MS, PACE_REFRESH_MS, PaceWatch } from '../src/ws/pace-watch';
 
 /** The edge's half of "output goes at the pace of its fastest reader": readers are fake sockets. */
@@ -6,24 +7,36 @@ interface FakeReader {
   backlog: number;
   feed: 'live' | 'lagged' | 'behind';
   open: boolean;
+  /** Pace probes sent to it (pings with the probe payload). */
+  probes: number;
+  conn?: Conn;
 }
 
 function reader(backlog = 0): FakeReader {
-  return { backlog, feed: 'live', open: true };
+  return { backlog, feed: 'live', open: true, probes: 0 };
 }
 
+/** One Conn per reader, kept: a probe's state lives on the connection. */
 function asConn(r: FakeReader): Conn {
-  return {
+  r.conn ??= {
     get feed() {
       return r.feed;
     },
     get open() {
       return r.open;
     },
-    ws: { getBufferedAmount: () => r.backlog },
+    ws: {
+      getBufferedAmount: () => r.backlog,
+      ping: (payload: string) => {
+        if (payload === PACE_PROBE_PAYLOAD) r.probes++;
+        return 0;
+      },
+    },
   } as unknown as Conn;
+  return r.conn;
 }
 
+const SLOW = 1024 * 1024;
 const HIGH = 512 * 1024;
 const LOW = 128 * 1024;
 
@@ -31,6 +44,7 @@ function watch(readers: FakeReader[]) {
   const reports: boolean[] = [];
   const w = new PaceWatch({
     conns: { [Symbol.iterator]: () => readers.map(asConn)[Symbol.iterator]() },
+    slowBytes: SLOW,
     highBytes: HIGH,
     lowBytes: LOW,
     report: (behind) => reports.push(behind),
@@ -119,5 +133,63 @@ describe('PaceWatch', () => {
     t.w.check(0);
     t.w.dispose();
     expect(t.reports).toEqual([true, false]);
+  });
+
+  describe('pace probes: what the kernel buffers for a reader does not show in its backlog', () => {
+    it('probes a reader once LOW bytes of output flowed, one probe at a time, PACE_PROBE_GAP_MS after an answer', () => {
+      const a = reader(0);
+      const t = watch([a]);
+      w = t.w;
+      w.delivered(LOW - 1, 0);
+      expect(a.probes).toBe(0); // an echo's worth of output: no probe
+      w.delivered(1, 1);
+      expect(a.probes).toBe(1);
+      w.delivered(4 * LOW, 2);
+      expect(a.probes).toBe(1); // the first is still out
+      probeAnswered(asConn(a), 3);
+      w.delivered(LOW, 3 + PACE_PROBE_GAP_MS - 1);
+      expect(a.probes).toBe(1);
+      w.delivered(LOW, 3 + PACE_PROBE_GAP_MS);
+      expect(a.probes).toBe(2);
+    });
+
+    it('holds output for a late reader with no backlog once another is near a skip, and lets go when it answers', () => {
+      const late = reader(0);
+      const slow = reader(HIGH + 1);
+      const t = watch([late, slow]);
+      w = t.w;
+      w.delivered(LOW, 0); // both probed
+      w.delivered(LOW, PACE_PROBE_LATE_MS + 1); // both late, but no reader is near a skip yet
+      expect(t.reports).toEqual([]);
+      slow.backlog = SLOW + 1;
+      w.delivered(LOW, PACE_PROBE_LATE_MS + 2);
+      expect(t.reports).toEqual([true]);
+      w.check(PACE_PROBE_LATE_MS + 3); // the late reader has read nothing more: still held
+      expect(t.reports).toEqual([true]);
+      probeAnswered(asConn(late), PACE_PROBE_LATE_MS + 4);
+      w.check(PACE_PROBE_LATE_MS + 5);
+      expect(t.reports).toEqual([true, false]);
+    });
+
+    it('does not hold for late readers alone: what their kernels buffer flows', () => {
+      const a = reader(0);
+      const b = reader(HIGH);
+      const t = watch([a, b]);
+      w = t.w;
+      w.delivered(LOW, 0);
+      w.delivered(10 * LOW, 10 * PACE_PROBE_LATE_MS);
+      expect(t.reports).toEqual([]);
+    });
+
+    it('a reader that answers keeps up, whoever else is late or near a skip', () => {
+      const answers = reader(0);
+      const slow = reader(SLOW + 1);
+      const t = watch([answers, slow]);
+      w = t.w;
+      w.delivered(LOW, 0);
+      probeAnswered(asConn(answers), 1);
+      w.delivered(LOW, PACE_PROBE_LATE_MS + 2);
+      expect(t.reports).toEqual([]);
+    });
   });
 });

@@ -108,6 +108,12 @@ export interface Conn {
   serviceParameters?: ServiceParameters;
   /** When the oldest unanswered ping was sent; undefined while the peer answers. */
   pingOutstandingSince?: number;
+  /** Pace probes (pace-probe.ts): performance.now() when the unanswered one was sent, if one is out. */
+  probeSentAt?: number;
+  /** performance.now() when the last pace probe was answered. */
+  probeAnsweredAt?: number;
+  /** The session's output bytes on this edge when the last pace probe was sent. */
+  probeFlowMark?: number;
   lastKeyframeRequestAt: number;
   /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
   ptyQueue: Promise<void>;

@@ -1,5 +1,6 @@
 import type { Disposable } from '@pty-ws/ports';
 import type { Conn } from './connection';
+import { probeLate, probeReader } from './pace-probe';
 
 /** How often, while this edge holds a session's output back, its readers are looked at again. */
 const PACE_POLL_MS = 20;
@@ -15,12 +16,19 @@ export const PACE_MAX_HOLD_MS = 3000;
 export interface PaceWatchOptions {
   /** Every connection of the session on this edge. */
   conns: Iterable<Conn>;
+  /** Backlog past which a reader is near a skip (the slow-consumer threshold). */
+  slowBytes: number;
   /** Backlog above which a reader is behind (half the slow-consumer threshold). */
   highBytes: number;
-  /** Backlog at or below which a reader keeps up again (an eighth of it). */
+  /**
+   * Backlog at or below which a reader keeps up again (an eighth of it); also the output that
+   * flows between two pace probes of a reader (pace-probe.ts).
+   */
   lowBytes: number;
   /** Tells the session's owner whether every reader here is behind (true) or one keeps up (false). */
   report: (behind: boolean) => void;
+  /** Output flows again (a reader keeps up, or they are stuck): what the edge held back may go. */
+  onRelease?: () => void;
 }
 
 type PaceState = 'flowing' | 'holding' | 'stuck';
@@ -32,14 +40,26 @@ type PaceState = 'flowing' | 'holding' | 'stuck';
  * instead of skipping every reader forward; as soon as one is back under the low mark, output
  * flows again. A reader slower than the fastest is still skipped forward (PTY_OUTPUT_LAGGED).
  * Readers that drain nothing for PACE_MAX_HOLD_MS are stuck: the edge lets go until one recovers.
+ * A reader whose pace probe is late (pace-probe.ts) is behind too, by what its kernel buffers,
+ * which the backlog does not show, but only while another reader is near a skip: then holding
+ * spares that one a skip. Otherwise what the kernels buffer is output that flows instead of
+ * waiting (holding for late readers alone made the single-node fan-out slower).
  */
 export class PaceWatch implements Disposable {
   private state: PaceState = 'flowing';
   private since = 0;
   private reportedAt = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Output bytes delivered to this session's readers on this edge: when readers are probed. */
+  private flowed = 0;
 
   constructor(private readonly opts: PaceWatchOptions) {}
+
+  /** An output frame of `bytes` went to the readers: looks at them (check). */
+  delivered(bytes: number, now = performance.now()): void {
+    this.flowed += bytes;
+    this.check(now);
+  }
 
   /** The owner was asked to hold output for these readers (and has not been told otherwise). */
   get holding(): boolean {
@@ -48,7 +68,7 @@ export class PaceWatch implements Disposable {
 
   /** Looks at the readers (after each delivered frame, and on a timer while holding). */
   check(now = performance.now()): void {
-    const { any, behind, keepingUp } = this.readers();
+    const { any, behind, keepingUp } = this.readers(now);
     switch (this.state) {
       case 'flowing':
         if (behind) this.hold(now);
@@ -71,20 +91,31 @@ export class PaceWatch implements Disposable {
     this.stopTimer();
   }
 
-  /** behind: there are readers and every one is behind; keepingUp: one is at or under the low mark. */
-  private readers(): { any: boolean; behind: boolean; keepingUp: boolean } {
+  /**
+   * behind: there are readers and every one is behind; keepingUp: one is at or under the low
+   * mark and has answered its probes. Probes the readers that are due one.
+   */
+  private readers(now: number): { any: boolean; behind: boolean; keepingUp: boolean } {
     let any = false;
-    let behind = true;
+    let behind = true; // every reader's backlog is past the high mark
+    let lateOrBehind = true; // every reader is that, or late with its probe
+    let nearSkip = false; // a reader's backlog is past the slow-consumer threshold
     let keepingUp = false;
     for (const conn of this.opts.conns) {
       if (!conn.open || !conn.ws) continue;
       any = true;
       if (conn.feed === 'lagged') continue; // skipped forward: behind, until it drains and resumes
+      probeReader(conn, this.flowed, this.opts.lowBytes, now);
+      const late = probeLate(conn, now);
       const backlog = conn.ws.getBufferedAmount();
-      if (backlog <= this.opts.lowBytes) keepingUp = true;
-      if (backlog <= this.opts.highBytes) behind = false;
+      if (backlog <= this.opts.lowBytes && !late) keepingUp = true;
+      if (backlog <= this.opts.highBytes) {
+        behind = false;
+        if (!late) lateOrBehind = false;
+      }
+      if (backlog > this.opts.slowBytes) nearSkip = true;
     }
-    return { any, behind: any && behind, keepingUp };
+    return { any, behind: any && (behind || (lateOrBehind && nearSkip)), keepingUp };
   }
 
   private hold(now: number): void {
@@ -101,6 +132,7 @@ export class PaceWatch implements Disposable {
     this.state = to;
     this.stopTimer();
     this.send(false, performance.now());
+    this.opts.onRelease?.();
   }
 
   private send(behind: boolean, now: number): void {

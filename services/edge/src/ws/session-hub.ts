@@ -1,7 +1,7 @@
-import type { FrameLog, LogEntry, Unsubscribe, Disposable } from '@pty-ws/ports';
+import { entryWeight, type FrameLog, type LogEntry, type Unsubscribe, type Disposable } from '@pty-ws/ports';
 import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry';
 import type { Logger } from '../logger';
-import type { TemplatedApp } from '../uws';
+import { SEND_DROPPED, type TemplatedApp } from '../uws';
 import { moveFeed, type Conn } from './connection';
 import { LagWatch } from './lag-watch';
 import { PaceWatch } from './pace-watch';
@@ -41,6 +41,13 @@ export interface HubOptions {
   metrics?: EdgeMetrics;
 }
 
+/**
+ * Entries kept back on this edge while its readers' output is held (pace-watch.ts): more than the
+ * owner can have on its way when it stops reading the PTY (the sequencer's 32 pipelined appends of
+ * up to 128 KiB). Past it they go to the sockets, and readers that cannot take them are skipped.
+ */
+const HELD_BYTES = 8 * 1024 * 1024;
+
 /** How long a gap fill waits for entries the live feed delivered before the log stored them. */
 const GAP_STORE_WAIT_MS = 5000;
 /** How long a backlog above PTYWS_SLOW_CONSUMER_BYTES is tolerated before the socket is skipped forward. */
@@ -48,9 +55,6 @@ const SLOW_GRACE_MS = 250;
 
 /** A function, not an inline test: sends in between may change the feed that TS had narrowed. */
 const isLagged = (conn: Conn): boolean => conn.feed === 'lagged';
-
-/** uWS WebSocket.send's answer when the message was dropped (backlog past maxBackpressure). */
-const DROPPED = 2;
 
 /** An input older than this had no echo: the next Output is not its answer. */
 const ECHO_WINDOW_MS = 5000;
@@ -100,23 +104,75 @@ export class SessionHub implements Disposable {
     this.paceWatch = onPace
       ? new PaceWatch({
           conns: this.conns,
+          slowBytes: opts.slowConsumerBytes,
           highBytes: opts.slowConsumerBytes / 2,
           lowBytes: opts.slowConsumerBytes / 8,
           report: (behind) => onPace(sessionId, behind),
+          onRelease: () => this.releaseHeld(),
         })
       : undefined;
   }
 
   dispose(): void {
     this.unsubscribe();
+    this.held = []; // the hub is going away: nothing it held is published
+    this.heldBytes = 0;
     this.lagWatch.dispose();
     this.paceWatch?.dispose();
   }
 
   /** Entries held while a gap in the feed is filled from the log, so order is never broken. */
   private backlog: LogEntry[] | null = null;
+  /**
+   * Entries kept back while every reader here is behind and the owner was asked to hold output
+   * (held by PaceWatch): published once one reader keeps up again. What the owner had already
+   * sent when it stopped reading the PTY would otherwise land in the sockets of readers that are
+   * paused, past the hard bound, and skip them (cluster: up to 32 appends in flight).
+   */
+  private held: LogEntry[] = [];
+  private heldBytes = 0;
+  private releasing = false;
 
   private onEntry(entry: LogEntry): void {
+    if (this.paceWatch?.holding || this.held.length > 0) {
+      this.held.push(entry);
+      this.heldBytes += entryWeight(entry);
+      this.boundHeld();
+      return;
+    }
+    this.sequence(entry);
+  }
+
+  /**
+   * Held past what the owner can have in flight: it is not holding (a reader on another edge
+   * keeps up). All of it is published; readers that cannot take it are skipped forward as before.
+   */
+  private boundHeld(): void {
+    if (this.heldBytes > HELD_BYTES) this.releaseHeld(true);
+  }
+
+  /**
+   * Publishes what was held, in arrival order, while output flows (or all of it): a reader that
+   * falls behind again on the way holds the rest back again.
+   */
+  private releaseHeld(all = false): void {
+    if (this.releasing) return;
+    this.releasing = true;
+    let i = 0;
+    try {
+      while (i < this.held.length && (all || !this.paceWatch?.holding)) {
+        const entry = this.held[i++] as LogEntry;
+        this.heldBytes -= entryWeight(entry);
+        this.sequence(entry);
+      }
+    } finally {
+      this.held.splice(0, i);
+      this.releasing = false;
+    }
+  }
+
+  /** Puts the entry in order: drops a repeat, fills a gap from the log first, else delivers it. */
+  private sequence(entry: LogEntry): void {
     if (this.backlog) {
       this.backlog.push(entry);
       return;
@@ -138,11 +194,16 @@ export class SessionHub implements Disposable {
     try {
       const deadline = Date.now() + GAP_STORE_WAIT_MS;
       while (this.head < toSeq) {
-        const missing = await this.opts.log.read(this.sessionId, this.head, { toSeq, limit: 500 });
-        // The log is gapless: a first entry past the hole means the hole was trimmed meanwhile.
-        for (const e of missing) if (e.seq > this.head) this.deliver(e);
-        if (missing.length > 0) continue;
-        if ((await this.opts.log.bounds(this.sessionId)).lastSeq > this.head || Date.now() > deadline) {
+        // What the log holds first, then the read: an empty read after that means trimmed. The
+        // other way round, entries stored between the read and the look were taken for trimmed.
+        const upTo = Math.min(toSeq, (await this.opts.log.bounds(this.sessionId)).lastSeq);
+        if (upTo > this.head) {
+          const missing = await this.opts.log.read(this.sessionId, this.head, { toSeq: upTo, limit: 500 });
+          // The log is gapless: a first entry past the hole means the hole was trimmed meanwhile.
+          for (const e of missing) if (e.seq > this.head) this.deliver(e);
+          if (missing.length > 0) continue;
+        }
+        if (upTo > this.head || Date.now() > deadline) {
           this.head = toSeq; // trimmed before we could read it: nothing left to deliver
           break;
         }
@@ -151,9 +212,14 @@ export class SessionHub implements Disposable {
     } catch (err) {
       this.opts.logger.warn({ session_id: this.sessionId, err: (err as Error).message }, 'hub gap fill failed');
     }
-    const held = this.backlog ?? [];
+    const waiting = this.backlog ?? [];
     this.backlog = null;
-    for (const e of held) this.onEntry(e);
+    if (this.held.length > 0) {
+      // Output was held meanwhile: these came before anything held, so they go first.
+      this.held.unshift(...waiting);
+      for (const e of waiting) this.heldBytes += entryWeight(e);
+      this.boundHeld();
+    } else for (const e of waiting) this.onEntry(e);
   }
 
   private deliver(entry: LogEntry): void {
@@ -177,7 +243,7 @@ export class SessionHub implements Disposable {
         if (conn.ws && this.tooSlow(conn, conn.ws.getBufferedAmount())) this.skipForward(conn);
       }
     }
-    this.paceWatch?.check();
+    this.paceWatch?.delivered(entryWeight(entry));
     if (this.pending.size > 0) {
       for (const conn of [...this.pending]) if (conn.position <= this.head) void this.catchUp(conn);
     }
@@ -257,7 +323,7 @@ export class SessionHub implements Disposable {
     if (this.wants(conn, frame)) {
       const bytes = conn.binary && frame.binary ? frame.binary : frame.json;
       if (conn.ws.getBufferedAmount() + bytes.length > this.opts.hardBacklogBytes) return this.skipForward(conn);
-      if (conn.ws.send(bytes, bytes !== frame.json) === DROPPED) return this.skipForward(conn);
+      if (conn.ws.send(bytes, bytes !== frame.json) === SEND_DROPPED) return this.skipForward(conn);
       conn.lastSeq = frame.seq;
     }
     conn.position = frame.seq;
@@ -326,9 +392,9 @@ export class SessionHub implements Disposable {
       return false;
     }
     if (backlog > this.opts.hardBacklogBytes) return true;
-    // Output is being held for these readers: what was already on its way (a cluster edge is
-    // fed from JetStream, so that can be a lot) lands in their backlogs and is no sign of a
-    // slow reader. The grace starts once output flows again.
+    // Output is being held for these readers: what was published before the hold took effect
+    // is no sign of a slow reader (what arrives later is held back, onEntry). The grace starts
+    // once output flows again.
     if (this.paceWatch?.holding) {
       conn.backlogSince = undefined;
       return false;
@@ -355,7 +421,7 @@ export class SessionHub implements Disposable {
       moveFeed(conn, to);
       return;
     }
-    const flushed = to === 'lagged' || conn.ws.ping() !== DROPPED;
+    const flushed = to === 'lagged' || conn.ws.ping() !== SEND_DROPPED;
     moveFeed(conn, flushed ? to : 'lagged');
     conn.ws.unsubscribe(topicFor(this.sessionId, conn.binary));
     for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));

@@ -1,0 +1,209 @@
+import { MemoryFrameLog } from '@pty-ws/adapters-memory';
+import type { FrameLog, LogBounds, LogEntry, RetentionPolicy, Unsubscribe } from '@pty-ws/ports';
+import { silentLogger } from '../src/logger';
+import type { Conn } from '../src/ws/connection';
+import { SessionHub } from '../src/ws/session-hub';
+import {
+  joinAll,
+  outputEntry,
+  startSocketServer,
+  until,
+  type Connected,
+  type SocketServer,
+} from './support/real-socket';
+
+/**
+ * While every reader of a session on this edge is behind, the owner is asked to stop reading the
+ * PTY (pace-watch.ts). What it had already sent by then still arrives (cluster: up to 32 appends
+ * of 128 KiB in flight in JetStream). Published into the sockets of paused readers, that passed
+ * the hard backlog bound and skipped a sole reader the hold was meant to keep (CI, cluster mode,
+ * tests/conformance/reader-pace). The hub keeps it back until a reader keeps up again, up to a
+ * bound past which readers that cannot take it are skipped as before. Real uWS, real sockets.
+ */
+const SESSION = 's1';
+const MAX_BACKPRESSURE = 2 * 1024 * 1024;
+const HARD_BACKLOG = MAX_BACKPRESSURE - 512 * 1024;
+const CHUNK = 64 * 1024;
+
+let server: SocketServer;
+beforeAll(async () => (server = await startSocketServer(MAX_BACKPRESSURE)));
+afterAll(() => server.close());
+
+const output = (seq: number): LogEntry => outputEntry(seq, CHUNK);
+
+/**
+ * A memory log whose live feed the test drives: `append` stores and feeds as a log does, while
+ * `store` and `feed` apart make what a cluster edge sees (a live copy ahead of the store: a gap).
+ */
+class DrivenLog implements FrameLog {
+  private readonly stored = new MemoryFrameLog();
+  private listener: ((entry: LogEntry) => void) | undefined;
+  reads = 0;
+
+  async append(sessionId: string, entry: LogEntry): Promise<void> {
+    await this.store(sessionId, entry);
+    this.feed(entry);
+  }
+  store(sessionId: string, entry: LogEntry): Promise<void> {
+    return this.stored.append(sessionId, entry);
+  }
+  feed(entry: LogEntry): void {
+    this.listener?.(entry);
+  }
+  read(sessionId: string, afterSeq: number, opts?: { toSeq?: number; limit?: number }): Promise<LogEntry[]> {
+    this.reads++;
+    return this.stored.read(sessionId, afterSeq, opts);
+  }
+  bounds(sessionId: string): Promise<LogBounds> {
+    return this.stored.bounds(sessionId);
+  }
+  subscribe(_sessionId: string, onEntry: (entry: LogEntry) => void): Unsubscribe {
+    this.listener = onEntry;
+    return () => (this.listener = undefined);
+  }
+  trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds> {
+    return this.stored.trim(sessionId, policy, nowMs);
+  }
+  remove(sessionId: string): Promise<void> {
+    return this.stored.remove(sessionId);
+  }
+}
+
+describe('SessionHub: output held for readers that are all behind', () => {
+  let log: DrivenLog;
+  let hub: SessionHub;
+  let reader: Connected;
+  let seq = 0;
+  const lagged: Conn[] = [];
+  const reports: boolean[] = [];
+
+  const append = async (n: number): Promise<void> => {
+    for (let i = 0; i < n; i++) await log.append(SESSION, output(++seq));
+  };
+
+  beforeEach(async () => {
+    seq = 0;
+    lagged.length = 0;
+    reports.length = 0;
+    log = new DrivenLog();
+    hub = new SessionHub(SESSION, 0, {
+      app: server.app,
+      log,
+      logger: silentLogger,
+      slowConsumerBytes: 256 * 1024,
+      hardBacklogBytes: HARD_BACKLOG,
+      onLagged: (conn) => lagged.push(conn),
+      onPace: (_session, behind) => reports.push(behind),
+    });
+    reader = await server.connect(SESSION);
+    hub.add(reader.conn);
+    await hub.catchUp(reader.conn);
+    expect(reader.conn.feed).toBe('live');
+    // The reader pauses; output goes on until its backlog has the hub ask for a hold (the
+    // kernel's socket buffers take the first megabytes).
+    reader.pauseReading();
+    for (let i = 0; i < 1000 && !reports.includes(true); i++) {
+      await append(1);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(reports).toEqual([true]);
+  });
+
+  afterEach(() => {
+    hub.dispose();
+    reader.client.terminate();
+  });
+
+  it('keeps back what arrives after the hold, then delivers every frame once, in order', async () => {
+    const heldFrom = seq;
+    await append(64); // 4 MiB, what an owner can have in flight
+    expect(lagged).toEqual([]);
+    expect(reader.conn.ws?.getBufferedAmount()).toBeLessThan(HARD_BACKLOG);
+    expect(hub.head).toBe(heldFrom);
+
+    reader.resumeReading();
+    await until(() => reader.received.seqs.length === seq, `all ${seq} frames`, 10_000);
+    expect(reader.received.seqs).toEqual(Array.from({ length: seq }, (_, i) => i + 1));
+    expect(lagged).toEqual([]);
+    expect(reports.at(-1)).toBe(false);
+    expect(hub.head).toBe(seq);
+  });
+
+  it('delivers in arrival order what comes while held output is being released', async () => {
+    await append(16);
+    reader.resumeReading();
+    await until(() => reports.at(-1) === false, 'the release');
+    await append(16);
+    await until(() => reader.received.seqs.length === seq, `all ${seq} frames`, 10_000);
+    expect(reader.received.seqs).toEqual(Array.from({ length: seq }, (_, i) => i + 1));
+    expect(lagged).toEqual([]);
+  });
+
+  it('publishes past the bound, and a reader that cannot take it is skipped forward as before', async () => {
+    const heldFrom = seq;
+    await append(160); // 10 MiB: more than an owner that holds can have in flight
+    expect(lagged).toEqual([reader.conn]);
+    expect(reader.conn.feed).toBe('lagged');
+    expect(hub.head).toBeGreaterThan(heldFrom + 128); // 8 MiB went out
+    expect(seq - hub.head).toBeLessThanOrEqual(128); // and no more than that stays held
+  });
+});
+
+describe('SessionHub: a gap filled while output becomes held', () => {
+  // Room for a paused reader's backlog to sit well between the pace marks (2 MiB high, 512 KiB
+  // low) for the whole test, whatever the kernel's socket buffers take meanwhile.
+  let roomy: SocketServer;
+  beforeAll(async () => (roomy = await startSocketServer(16 * 1024 * 1024)));
+  afterAll(() => roomy.close());
+
+  // The hub looks at what the log holds before it reads: read first, an entry stored between the
+  // read and the look was taken for trimmed and never delivered (the first store below does that).
+  it('fills the gap with entries stored while it looked, and puts what waited for it in front of what was held meanwhile', async () => {
+    const log = new DrivenLog();
+    const reports: boolean[] = [];
+    const lagged: Conn[] = [];
+    const hub = new SessionHub(SESSION, 0, {
+      app: roomy.app,
+      log,
+      logger: silentLogger,
+      slowConsumerBytes: 4 * 1024 * 1024,
+      hardBacklogBytes: 15 * 1024 * 1024,
+      onLagged: (conn) => lagged.push(conn),
+      onPace: (_session, behind) => reports.push(behind),
+    });
+    const paused = await roomy.connect(SESSION);
+    const reading = await roomy.connect(SESSION);
+    try {
+      await joinAll(hub, paused, reading);
+      // One reader paused far behind, one keeping up: nothing is held.
+      paused.pauseReading();
+      let seq = 0;
+      while ((paused.conn.ws?.getBufferedAmount() ?? 0) <= 3 * 1024 * 1024 && seq < 2000) {
+        await log.append(SESSION, output(++seq));
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(reports).toEqual([]);
+      // A live copy ahead of the store: the hub waits for the two entries before it.
+      const [gap1, gap2, waited, later] = [1, 2, 3, 4].map((i) => output(seq + i)) as LogEntry[];
+      log.feed(waited as LogEntry);
+      // The reader that kept up leaves; the first entry of the gap, once delivered, leaves every
+      // reader behind, and output is held while the gap is still being filled.
+      hub.remove(reading.conn);
+      await log.store(SESSION, gap1 as LogEntry);
+      await until(() => reports.includes(true), 'the hold');
+      log.feed(later as LogEntry);
+      for (const e of [gap2, waited, later] as LogEntry[]) await log.store(SESSION, e);
+      await until(() => hub.head === seq + 2, 'the gap filled');
+      const reads = log.reads;
+      paused.resumeReading();
+      await until(() => paused.received.seqs.length === seq + 4, 'every frame', 10_000);
+      expect(paused.received.seqs).toEqual(Array.from({ length: seq + 4 }, (_, i) => i + 1));
+      expect(log.reads).toBe(reads); // what waited for the gap was not taken for a second one
+      expect(lagged).toEqual([]);
+    } finally {
+      hub.dispose();
+      paused.client.terminate();
+      reading.client.terminate();
+    }
+  });
+});
