@@ -35,8 +35,11 @@ export interface Profile {
   streamRoundPauseMs: number;
   /** Observer counts of the fan-out scenarios. */
   observers: number[];
-  /** The big fan-out: this many observers of one session printing base64 of `floodBytes` (~1.37× that). */
-  bigFanout: { observers: number; floodBytes: number };
+  /**
+   * The big fan-out: this many observers of one session printing base64 of `floodBytes` (~1.37×
+   * that), `rounds` times; the median round is reported (metrics/stream-rounds.ts).
+   */
+  bigFanout: { observers: number; floodBytes: number; rounds: number };
   /** Log frames of history (the log head) before the attach measurement. */
   historyFrames: number;
   /** Attaches per attach variant. */
@@ -48,7 +51,8 @@ export interface Profile {
 const PROFILES: Record<Profile['name'], Profile> = {
   full: {
     name: 'full',
-    budgetMs: 210_000,
+    // 210 s left the cluster fan-out out on a VM whose raw node-pty streamed at 46 MB/s (64-71 on others).
+    budgetMs: 300_000,
     // 1000: a p99 of 200 samples is the second-worst round trip, one scheduler hiccup.
     echoSamples: 1000,
     echoWarmup: 2000,
@@ -60,7 +64,7 @@ const PROFILES: Record<Profile['name'], Profile> = {
     streamRounds: 3,
     streamRoundPauseMs: 3000,
     observers: [1, 10, 100],
-    bigFanout: { observers: 100, floodBytes: 36_500_000 }, // 50 MB of output
+    bigFanout: { observers: 100, floodBytes: 36_500_000, rounds: 3 }, // 50 MB of output
     historyFrames: 1000,
     attaches: 10,
     idleSessions: 100,
@@ -79,7 +83,7 @@ const PROFILES: Record<Profile['name'], Profile> = {
     streamRounds: 1,
     streamRoundPauseMs: 0,
     observers: [1, 10, 50],
-    bigFanout: { observers: 100, floodBytes: 7_300_000 }, // 10 MB
+    bigFanout: { observers: 100, floodBytes: 7_300_000, rounds: 1 }, // 10 MB
     historyFrames: 150,
     attaches: 2,
     idleSessions: 30,
@@ -98,7 +102,7 @@ const PROFILES: Record<Profile['name'], Profile> = {
     streamRounds: 2, // the median's code path, not its steadiness
     streamRoundPauseMs: 100,
     observers: [1, 3, 10],
-    bigFanout: { observers: 10, floodBytes: 200_000 },
+    bigFanout: { observers: 10, floodBytes: 200_000, rounds: 2 }, // the median's code path
     historyFrames: 40,
     attaches: 2,
     idleSessions: 10,

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { procStat } from '@pty-ws/pty-agent/internal';
 
 let clkTck: number | undefined;
 
@@ -22,9 +23,7 @@ export function clockTicks(): number {
 
 /** utime + stime of a process, in seconds. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which may itself contain spaces and parentheses.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = procStat(pid);
   // utime and stime are fields 14 and 15 of stat(5), i.e. 11 and 12 after the state field.
   return (Number(fields[11]) + Number(fields[12])) / clockTicks();
 }

@@ -75,7 +75,7 @@ function rows(p: Profile): Row[] {
   const big = `${p.bigFanout.observers} obs x ${Math.round((p.bigFanout.floodBytes * 4) / 3 / 1e6)} MB`;
   out.push(
     {
-      label: `MB/s total, ${big}`,
+      label: `MB/s total, ${big}${p.bigFanout.rounds > 1 ? `, median of ${p.bigFanout.rounds}` : ''}`,
       value: (t) => t.metrics.fanout_big?.total_mb_s,
       ratio: 'fanout_big_total',
       digits: 1,

@@ -33,6 +33,8 @@ export interface FanoutMetric {
   incomplete_observers: number;
   /** One-reader streams: every round's MB/s, in order; the other fields are the median round's. */
   rounds_mb_s?: number[];
+  /** The big fan-out: every round's total MB/s, in order; the other fields are the median round's. */
+  rounds_total_mb_s?: number[];
 }
 
 export interface AttachMetric extends LatencySummary {

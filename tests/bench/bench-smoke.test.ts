@@ -169,6 +169,19 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(stdout).toMatch(/^MB\/s per observer, 1 obs, median of \d+\s+[\d.]+/m);
   });
 
+  it('reports the big fan-out of the floor and the service as the median of their rounds', () => {
+    expect(report.profile.bigFanout.rounds).toBeGreaterThan(1);
+    for (const name of ['uws-floor', 'embedded']) {
+      const big = report.targets[name].metrics.fanout_big;
+      const rounds: number[] = big.rounds_total_mb_s;
+      expect(rounds).toHaveLength(report.profile.bigFanout.rounds);
+      const sorted = [...rounds].sort((a, b) => a - b);
+      expect(big.total_mb_s).toBe(sorted[Math.floor((sorted.length - 1) / 2)]);
+    }
+    expect(report.ratios.embedded.fanout_big_total).toBeGreaterThan(0);
+    expect(stdout).toMatch(/^MB\/s total, \d+ obs x \d+ MB, median of \d+\s+/m);
+  });
+
   it('computes every ratio against the raw baseline', () => {
     const keys = [
       'echo_1_p50',

@@ -2,7 +2,7 @@
 import { serviceAttach } from '../metrics/attach';
 import { serviceEcho } from '../metrics/echo';
 import { serviceFanout } from '../metrics/fanout';
-import { medianStream } from '../metrics/stream-rounds';
+import { medianFanout, medianStream } from '../metrics/stream-rounds';
 import { serviceIdleMemory } from '../metrics/memory';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, sleep } from '../phase';
@@ -55,8 +55,10 @@ export async function benchService(svc: Service, p: Profile, result: TargetResul
           : await serviceFanout(svc, n, p.floodBytes, 60_000, c);
     });
   }
-  await servicePhase(svc, result, 'fanout_big', budget, async (c) => {
-    result.metrics.fanout_big = await serviceFanout(svc, p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c);
+  await servicePhase(svc, result, 'fanout_big', budget, async () => {
+    result.metrics.fanout_big = await medianFanout(p, (c) =>
+      serviceFanout(svc, p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c),
+    );
   });
   if (!svc.death()) result.process['rss_end_kb'] = rssKb(svc.hostPid);
 }

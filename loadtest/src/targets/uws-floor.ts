@@ -7,7 +7,7 @@ import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import WebSocket from 'ws';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { FloodReader } from '../flood';
-import { medianStream } from '../metrics/stream-rounds';
+import { medianFanout, medianStream } from '../metrics/stream-rounds';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter, MachineMeter } from '../proc';
@@ -88,7 +88,9 @@ export async function benchUwsFloor(p: Profile, result: TargetResult, budget: Bu
           : await floorFanout(n, p.floodBytes, 60_000, c);
     });
   }
-  await phase(result, 'fanout_big', budget, async (c) => {
-    result.metrics.fanout_big = await floorFanout(p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c);
+  await phase(result, 'fanout_big', budget, async () => {
+    result.metrics.fanout_big = await medianFanout(p, (c) =>
+      floorFanout(p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c),
+    );
   });
 }
