@@ -247,6 +247,29 @@ describe('TranscriptArchiver', () => {
       expect((await archive.stats(S)).chunks).toBe(10);
     });
 
+    it('a pause while output is held for readers that are behind is no quiet: chunks wait until it flows and pauses', async () => {
+      const a = archiverOf(archive, 4, 60_000, { quietMs: 100 });
+      await streamed(a, 1, 20, 20); // five full chunks
+      a.outputHeld(true); // every reader is behind: the PTY waits for them
+      jest.advanceTimersByTime(1000);
+      await turnsUntil(() => false, 300);
+      expect(a.archivedThrough).toBe(0);
+      a.outputHeld(false); // output flows again; the quiet clock starts now
+      jest.advanceTimersByTime(50);
+      await turnsUntil(() => false, 200);
+      expect(a.archivedThrough).toBe(0);
+      jest.advanceTimersByTime(60); // a real pause of quietMs after the release
+      expect(await turnsUntil(() => a.archivedThrough === 20)).toBe(true);
+    });
+
+    it('held output still ends its wait at maxDeferMs', async () => {
+      const a = archiverOf(archive, 4, 60_000, { quietMs: 100, maxDeferMs: 500 });
+      await streamed(a, 1, 8, 20);
+      a.outputHeld(true);
+      jest.advanceTimersByTime(600);
+      expect(await turnsUntil(() => a.archivedThrough === 8)).toBe(true);
+    });
+
     it('an endless stream is written once its oldest waiting entry is maxDeferMs old', async () => {
       const a = archiverOf(archive, 4, 60_000, { quietMs: 100, maxDeferMs: 500 });
       await streamed(a, 1, 40, 20); // 800 ms of output

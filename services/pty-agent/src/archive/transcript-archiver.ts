@@ -48,9 +48,12 @@ export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics
   flushMs: 1000,
   // Writing a chunk costs the stream it is written beside: on two cores a 50 MB stream ran
   // 21-23 MB/s with chunks written as they filled and 27-29 MB/s with them written after it
-  // (loadtest/README.md). A pause of 100 ms is where a burst has ended; 48 MiB and 10 s bound
-  // what an endless stream leaves unarchived in the log. 4 MiB held: the rest is read back.
-  quietMs: 100,
+  // (loadtest/README.md). A pause of 1 s is where a burst has ended: readers are still taking its
+  // tail for a while after the PTY's last byte (what the edge and the kernel's socket buffers
+  // hold; 0.4-0.5 s in the cluster's 100-reader fan-out, whose readers then lost a tenth of their
+  // CPU to a 50 MB chunk write with 100 ms). 48 MiB and 10 s bound what an endless stream leaves
+  // unarchived in the log. 4 MiB held: the rest is read back.
+  quietMs: 1000,
   maxDeferMs: 10_000,
   maxDeferBytes: 48 * 1024 * 1024,
   maxHeldBytes: 4 * 1024 * 1024,
@@ -110,6 +113,8 @@ export class TranscriptArchiver {
   private lastPushAt = 0;
   /** When the oldest waiting entry was handed over. */
   private oldestPushAt = 0;
+  /** Output is held for readers that are behind (outputHeld): a pause then is no quiet. */
+  private readersHeld = false;
   /** Entries handed over and let go unwritten (maxHeldBytes): the log has them until written. */
   private letGoFrames = 0;
   private letGoBytes = 0;
@@ -158,6 +163,23 @@ export class TranscriptArchiver {
     // A timer set to fire sooner is kept (no timer per frame): when it fires, `due` decides
     // whether to write or to look again.
     else this.schedule(this.fullChunkWaiting() ? this.opts.quietMs : this.opts.flushMs);
+  }
+
+  /**
+   * The PTY's output is held because every reader is behind (true), or flows again (false). Such a
+   * pause is not the end of a burst: the readers are busy taking what was sent, and a chunk
+   * written then takes the CPU they need (cluster fan-out, 100 readers of a 50 MB stream: the
+   * holds let 49 MB be read back from JetStream and written to Postgres mid-stream, and the
+   * readers got 17-24 MB each instead of 22-28). The quiet clock restarts when output flows again;
+   * maxDeferMs and maxDeferBytes still bound the wait.
+   */
+  outputHeld(held: boolean): void {
+    if (held === this.readersHeld) return;
+    this.readersHeld = held;
+    if (!held) {
+      this.lastPushAt = Date.now();
+      if (this.buffer.length > 0 && this.fullChunkWaiting()) this.schedule(this.opts.quietMs);
+    }
   }
 
   /** Archives everything the log holds beyond the archive (no live writer: closed sessions, sweeps). */
@@ -244,7 +266,7 @@ export class TranscriptArchiver {
     const age = now - this.oldestPushAt;
     if (this.unwrittenBytes() >= this.opts.maxDeferBytes || age >= this.opts.maxDeferMs) return 0;
     if (!this.fullChunkWaiting()) return Math.max(0, this.opts.flushMs - age);
-    const quiet = now - this.lastPushAt;
+    const quiet = this.readersHeld ? 0 : now - this.lastPushAt;
     return quiet >= this.opts.quietMs ? 0 : Math.min(this.opts.quietMs - quiet, this.opts.maxDeferMs - age);
   }
 

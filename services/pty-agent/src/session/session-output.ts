@@ -165,6 +165,7 @@ export class SessionOutput {
   /** Every reader of the session is behind (reader-pace.ts): the PTY waits for the fastest. */
   readersBehind(on: boolean): void {
     this.slowDown('readers', on);
+    this.archiver?.outputHeld(on);
   }
 
   /** Pauses reading the PTY while anything behind the stream is far behind, so memory stays bounded. */
