@@ -1,6 +1,6 @@
 import type { Conn } from '../src/ws/connection';
 import { PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS, PACE_PROBE_PAYLOAD, probeAnswered } from '../src/ws/pace-probe';
-import { PACE_MAX_HOLD_MS, PACE_REFRESH_MS, PACE_SKIP_PROBATION_MS, PaceWatch } from '../src/ws/pace-watch';
+import { PACE_MAX_HOLD_MS, PACE_REFRESH_MS, PaceWatch } from '../src/ws/pace-watch';
 
 /** The edge's half of "output goes at the pace of its fastest reader": readers are fake sockets. */
 interface FakeReader {
@@ -179,23 +179,6 @@ describe('PaceWatch', () => {
       w.delivered(LOW, 0);
       w.delivered(10 * LOW, 10 * PACE_PROBE_LATE_MS);
       expect(t.reports).toEqual([]);
-    });
-
-    it('a reader skipped forward within PACE_SKIP_PROBATION_MS does not keep up, however promptly it answers', () => {
-      const resumed = reader(0); // just skipped and resumed: nothing waits for it anywhere
-      const slow = reader(SLOW + 1);
-      const t = watch([resumed, slow]);
-      w = t.w;
-      asConn(resumed).skippedAt = 0;
-      w.delivered(LOW, 0);
-      probeAnswered(asConn(resumed), 1);
-      w.delivered(LOW, 2);
-      expect(t.reports).toEqual([true]); // held: output no longer runs at the pace of a reader that just drained
-      probeAnswered(asConn(resumed), PACE_SKIP_PROBATION_MS - 2);
-      w.check(PACE_SKIP_PROBATION_MS - 1);
-      expect(t.reports).not.toContain(false); // (the hold is repeated every PACE_REFRESH_MS)
-      w.check(PACE_SKIP_PROBATION_MS);
-      expect(t.reports.at(-1)).toBe(false); // it has kept up since: output flows at its pace
     });
 
     it('a reader that answers keeps up, whoever else is late or near a skip', () => {

@@ -114,8 +114,6 @@ export interface Conn {
   probeAnsweredAt?: number;
   /** The session's output bytes on this edge when the last pace probe was sent. */
   probeFlowMark?: number;
-  /** performance.now() when it was last skipped forward (PTY_OUTPUT_LAGGED): pace-watch.ts. */
-  skippedAt?: number;
   lastKeyframeRequestAt: number;
   /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
   ptyQueue: Promise<void>;

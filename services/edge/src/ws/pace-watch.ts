@@ -12,15 +12,6 @@ export const PACE_REFRESH_MS = 200;
  * skip, and the program runs on.
  */
 export const PACE_MAX_HOLD_MS = 3000;
-/**
- * How long after a reader was skipped forward it is not taken for one that keeps up. Resumed, it
- * has an empty backlog and empty kernel buffers and answers its probes at once, though it is as
- * slow as it was: with many readers sharing a CPU (the cluster's 100-reader fan-out), some reader
- * had always just resumed, so output never waited and every reader was skipped, over and over
- * (~170 skips a round). A second is several times what such a reader takes to fill its kernel
- * buffers again and show what it is.
- */
-export const PACE_SKIP_PROBATION_MS = 1000;
 
 export interface PaceWatchOptions {
   /** Every connection of the session on this edge. */
@@ -52,8 +43,7 @@ type PaceState = 'flowing' | 'holding' | 'stuck';
  * A reader whose pace probe is late (pace-probe.ts) is behind too, by what its kernel buffers,
  * which the backlog does not show, but only while another reader is near a skip: then holding
  * spares that one a skip. Otherwise what the kernels buffer is output that flows instead of
- * waiting (holding for late readers alone made the single-node fan-out slower). A reader skipped
- * forward within PACE_SKIP_PROBATION_MS counts as late whatever its probes say.
+ * waiting (holding for late readers alone made the single-node fan-out slower).
  */
 export class PaceWatch implements Disposable {
   private state: PaceState = 'flowing';
@@ -116,7 +106,7 @@ export class PaceWatch implements Disposable {
       any = true;
       if (conn.feed === 'lagged') continue; // skipped forward: behind, until it drains and resumes
       probeReader(conn, this.flowed, this.opts.lowBytes, now);
-      const late = probeLate(conn, now) || skippedRecently(conn, now);
+      const late = probeLate(conn, now);
       const backlog = conn.ws.getBufferedAmount();
       if (backlog <= this.opts.lowBytes && !late) keepingUp = true;
       if (backlog <= this.opts.highBytes) {
@@ -154,9 +144,4 @@ export class PaceWatch implements Disposable {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
-}
-
-/** Skipped forward within PACE_SKIP_PROBATION_MS: counted as late with its probe. */
-function skippedRecently(conn: Conn, now: number): boolean {
-  return conn.skippedAt !== undefined && now - conn.skippedAt < PACE_SKIP_PROBATION_MS;
 }

@@ -438,7 +438,6 @@ export class SessionHub implements Disposable {
   /** A connection was skipped forward: it resumes with PTY_OUTPUT_LAGGED and a Keyframe once drained. */
   private countLag(conn: Conn): void {
     conn.backlogSince = undefined;
-    conn.skippedAt = performance.now();
     this.opts.metrics?.lagSkip();
     this.opts.onLagged(conn);
     this.lagWatch.start();
