@@ -50,8 +50,8 @@ export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics
   // 21-23 MB/s with chunks written as they filled and 27-29 MB/s with them written after it
   // (loadtest/README.md). A pause of 1 s is where a burst has ended: readers are still taking its
   // tail for a while after the PTY's last byte (what the edge and the kernel's socket buffers
-  // hold; 0.4-0.5 s in the cluster's 100-reader fan-out, whose readers then lost a tenth of their
-  // CPU to a 50 MB chunk write with 100 ms). 48 MiB and 10 s bound what an endless stream leaves
+  // hold; 0.4-0.5 s in the cluster's 100-reader fan-out, where with 100 ms a 50 MB chunk write
+  // ran beside the readers in some rounds). 48 MiB and 10 s bound what an endless stream leaves
   // unarchived in the log. 4 MiB held: the rest is read back.
   quietMs: 1000,
   maxDeferMs: 10_000,
@@ -168,9 +168,10 @@ export class TranscriptArchiver {
   /**
    * The PTY's output is held because every reader is behind (true), or flows again (false). Such a
    * pause is not the end of a burst: the readers are busy taking what was sent, and a chunk
-   * written then takes the CPU they need (cluster fan-out, 100 readers of a 50 MB stream: the
-   * holds let 49 MB be read back from JetStream and written to Postgres mid-stream, and the
-   * readers got 17-24 MB each instead of 22-28). The quiet clock restarts when output flows again;
+   * written then takes the CPU they need (cluster fan-out, 100 readers of a 50 MB stream, on the
+   * same two cores: the holds let 45 MB be read back from JetStream and 50 MB written to Postgres
+   * mid-stream, the agent at 26-36 % of a core and Postgres at 2-8 %, instead of 21-27 % and
+   * none). The quiet clock restarts when output flows again;
    * maxDeferMs and maxDeferBytes still bound the wait.
    */
   outputHeld(held: boolean): void {
