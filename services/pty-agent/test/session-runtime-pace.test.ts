@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FileTranscriptArchive } from '@pty-ws/adapters-memory';
 import type { JoinRequest, PtyProcess } from '@pty-ws/ports';
 import { NodePtyHost, type SessionRuntime } from '@pty-ws/pty-agent';
 import { Metrics } from '@pty-ws/telemetry';
+import { delay, waitUntil } from '@pty-ws/testkit';
 import { sessionRecord, startRuntime } from './runtime-fixture';
 
 /**
@@ -11,7 +16,12 @@ import { sessionRecord, startRuntime } from './runtime-fixture';
 const host = new NodePtyHost();
 let n = 0;
 
-function start(metrics: Metrics): { runtime: SessionRuntime; proc: PtyProcess & { paused?: boolean } } {
+type RuntimeOptions = Parameters<typeof startRuntime>[2];
+
+function start(
+  metrics: Metrics,
+  options: RuntimeOptions = {},
+): { runtime: SessionRuntime; proc: PtyProcess & { paused?: boolean } } {
   const record = sessionRecord(`pace-${process.pid}-${++n}`, {
     argv: ['/bin/cat'],
     cwd: '/tmp',
@@ -21,7 +31,7 @@ function start(metrics: Metrics): { runtime: SessionRuntime; proc: PtyProcess & 
     sessionClass: 'direct',
   });
   const proc = host.spawn(record.sessionId, record.spec) as PtyProcess & { paused?: boolean };
-  return { runtime: startRuntime(record, proc, { metrics }).runtime, proc };
+  return { runtime: startRuntime(record, proc, { metrics, ...options }).runtime, proc };
 }
 
 const member = (clientId: string, edgeId: string): JoinRequest => ({
@@ -80,5 +90,45 @@ describe('SessionRuntime.pace', () => {
     expect(await held(metrics, 'readers')).toBe(0);
     runtime.pace('edge-1', true); // a late report for a closed session changes nothing
     expect(await held(metrics, 'readers')).toBe(0);
+  });
+
+  it('the transcript archive does not take a hold for the end of a burst: it writes once output flows and pauses', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ptyws-pace-archive-'));
+    const archive = new FileTranscriptArchive(dir);
+    const quietMs = 1000; // far more than the wait between the output and the hold, even under load
+    const { runtime } = start(new Metrics({ defaultMetrics: false }), {
+      archive,
+      archiver: {
+        chunkFrames: 4,
+        chunkBytes: 1 << 20,
+        flushMs: 60_000,
+        quietMs,
+        maxDeferMs: 60_000,
+        maxDeferBytes: 1 << 30,
+        maxHeldBytes: 1 << 30,
+      },
+    });
+    const archivedThrough = async (): Promise<number> => (await archive.stats(runtime.record.sessionId)).lastSeq;
+    try {
+      await runtime.join(member('a', 'edge-1'));
+      const before = runtime.sequencer.lastSeq;
+      for (let i = 0; i < 8; i++) {
+        runtime.input('a', new TextEncoder().encode(`line ${i}\n`)); // echoed by the tty and by cat
+        await delay(10);
+      }
+      await waitUntil(() => runtime.sequencer.lastSeq >= before + 4, 5000, 'a full chunk of output');
+      // Every reader is behind: the PTY waits for them. The edge repeats the report while it holds
+      // (PACE_REFRESH_MS), else the owner lets it lapse after PACE_REPORT_TTL_MS.
+      for (const heldSince = Date.now(); Date.now() - heldSince < 2 * quietMs;) {
+        runtime.pace('edge-1', true);
+        await delay(200);
+      }
+      expect(await archivedThrough()).toBe(0); // quiet, but only because output was held
+      runtime.pace('edge-1', false); // output flows again, then pauses: now the burst has ended
+      await waitUntil(async () => (await archivedThrough()) > 0, 5000, 'the chunks written');
+    } finally {
+      await runtime.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
