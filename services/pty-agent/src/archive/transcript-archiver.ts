@@ -171,16 +171,14 @@ export class TranscriptArchiver {
    * written then takes the CPU they need (cluster fan-out, 100 readers of a 50 MB stream, on the
    * same two cores: the holds let 45 MB be read back from JetStream and 50 MB written to Postgres
    * mid-stream, the agent at 26-36 % of a core and Postgres at 2-8 %, instead of 21-27 % and
-   * none). The quiet clock restarts when output flows again;
-   * maxDeferMs and maxDeferBytes still bound the wait.
+   * none). The quiet clock restarts when output flows again; maxDeferMs and maxDeferBytes still
+   * bound the wait. (While full chunks wait, the timer runs at most quietMs apart, held or not:
+   * `due` takes it from there.)
    */
   outputHeld(held: boolean): void {
     if (held === this.readersHeld) return;
     this.readersHeld = held;
-    if (!held) {
-      this.lastPushAt = Date.now();
-      if (this.buffer.length > 0 && this.fullChunkWaiting()) this.schedule(this.opts.quietMs);
-    }
+    if (!held) this.lastPushAt = Date.now();
   }
 
   /** Archives everything the log holds beyond the archive (no live writer: closed sessions, sweeps). */
