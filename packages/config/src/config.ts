@@ -51,7 +51,7 @@ export interface Config {
   shell: string;
   /** PTYWS_OUTPUT_COALESCE_MS, default 5: how long PTY output may wait to be merged into one frame. */
   outputCoalesceMs: number;
-  /** PTYWS_OUTPUT_FRAME_BYTES, default 131072: an Output frame is flushed once it reaches this size. */
+  /** PTYWS_OUTPUT_FRAME_BYTES, default 262144: an Output frame is flushed once it reaches this size. */
   outputFrameBytes: number;
   /** PTYWS_MIRROR_THREAD, default main: where sessions parse output for keyframes (main or worker). */
   mirrorThread: 'main' | 'worker';

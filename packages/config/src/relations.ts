@@ -50,7 +50,7 @@ const RELATIONS: readonly Relation[] = [
 
 /**
  * Defaults that follow another field. An Output frame must fit in the backlog an observer may
- * have: a PTYWS_SLOW_CONSUMER_BYTES below the 128 KiB default frame (valid while that was 32 KiB)
+ * have: a PTYWS_SLOW_CONSUMER_BYTES below the 256 KiB default frame (valid while that was 32 KiB)
  * caps the frame instead of refusing to start. A frame size that was set is checked as it is.
  */
 export function applyDerivedDefaults(resolved: Map<keyof Config, Resolved>): void {

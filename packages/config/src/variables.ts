@@ -252,11 +252,12 @@ const SPECS: SpecTable = {
   },
   outputFrameBytes: {
     name: 'PTYWS_OUTPUT_FRAME_BYTES',
-    // 128 KiB, not 32: at full speed a frame's fixed costs (log entry, keyframe cadence, hub,
-    // publish) were a fifth of the CPU per MB of a `cat`; 5 ms of a stream fills about this much.
-    default: '131072',
+    // 256 KiB: a frame's fixed costs (log entry, keyframe cadence, hub, publish, in cluster mode
+    // a JetStream append and its delivery) are paid per frame, and 5 ms of a `cat` at today's
+    // ~50 MB/s fills about this much (128 KiB cut most frames in two; ARCHITECTURE has the figures).
+    default: '262144',
     description:
-      'An Output frame is flushed once it reaches this size. Unset: 131072, or PTYWS_SLOW_CONSUMER_BYTES when that is smaller.',
+      'An Output frame is flushed once it reaches this size. Unset: 262144, or PTYWS_SLOW_CONSUMER_BYTES when that is smaller.',
     rule: integer(64, 16 * MIB),
   },
   mirrorThread: {

@@ -43,7 +43,7 @@ describe('loadConfig defaults', () => {
       maxFrameBytes: 1048576,
       shell: '/bin/bash',
       outputCoalesceMs: 5,
-      outputFrameBytes: 131072,
+      outputFrameBytes: 262144,
       mirrorThread: 'main',
       slowConsumerBytes: 1048576,
       taskTimeoutS: 600,
@@ -400,10 +400,10 @@ describe('unknown variables', () => {
 });
 
 describe('the Output frame size', () => {
-  it('defaults to 128 KiB, or to a smaller slow-consumer backlog, which then keeps working', () => {
-    expect(loadConfig({}).outputFrameBytes).toBe(131072);
+  it('defaults to 256 KiB, or to a smaller slow-consumer backlog, which then keeps working', () => {
+    expect(loadConfig({}).outputFrameBytes).toBe(262144);
     expect(loadConfig({ PTYWS_SLOW_CONSUMER_BYTES: '65536' }).outputFrameBytes).toBe(65536);
-    expect(loadConfig({ PTYWS_SLOW_CONSUMER_BYTES: '4194304' }).outputFrameBytes).toBe(131072);
+    expect(loadConfig({ PTYWS_SLOW_CONSUMER_BYTES: '4194304' }).outputFrameBytes).toBe(262144);
     expect(loadConfig({ PTYWS_SLOW_CONSUMER_BYTES: '65536', PTYWS_OUTPUT_FRAME_BYTES: '1024' }).outputFrameBytes).toBe(
       1024,
     );

@@ -14,8 +14,8 @@ import {
 
 /**
  * While every reader of a session on this edge is behind, the owner is asked to stop reading the
- * PTY (pace-watch.ts). What it had already sent by then still arrives (cluster: up to 32 appends
- * of 128 KiB in flight in JetStream). Published into the sockets of paused readers, that passed
+ * PTY (pace-watch.ts). What it had already sent by then still arrives (cluster: up to 4 MiB of
+ * appends in flight in JetStream). Published into the sockets of paused readers, that passed
  * the hard backlog bound and skipped a sole reader the hold was meant to keep (CI, cluster mode,
  * tests/conformance/reader-pace). The hub keeps it back until a reader keeps up again, up to a
  * bound past which readers that cannot take it are skipped as before. Real uWS, real sockets.

@@ -1,5 +1,5 @@
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
-import type { FrameLog, LogEntry } from '@pty-ws/ports';
+import { entryWeight, type FrameLog, type LogEntry } from '@pty-ws/ports';
 import { ManualClock } from '@pty-ws/testkit';
 import { Sequencer } from '../src/session/sequencer';
 
@@ -16,21 +16,31 @@ function remoteLog(inner: FrameLog, failing: (seq: number, attempt: number) => b
   const attempts = new Map<number, number>();
   let outstanding = 0;
   let maxOutstanding = 0;
+  let outstandingBytes = 0;
+  let maxOutstandingBytes = 0;
   const log: FrameLog = Object.create(inner) as FrameLog;
   log.append = async (sessionId, entry) => {
     const attempt = (attempts.get(entry.seq) ?? 0) + 1;
     attempts.set(entry.seq, attempt);
     outstanding++;
     maxOutstanding = Math.max(maxOutstanding, outstanding);
+    outstandingBytes += entryWeight(entry);
+    maxOutstandingBytes = Math.max(maxOutstandingBytes, outstandingBytes);
     try {
       await new Promise((resolve) => setImmediate(resolve));
       if (failing(entry.seq, attempt)) throw new Error(`append ${entry.seq} lost with the connection`);
       await inner.append(sessionId, entry);
     } finally {
       outstanding--;
+      outstandingBytes -= entryWeight(entry);
     }
   };
-  return { log, maxOutstanding: () => maxOutstanding, attempts: (seq: number) => attempts.get(seq) ?? 0 };
+  return {
+    log,
+    maxOutstanding: () => maxOutstanding,
+    maxOutstandingBytes: () => maxOutstandingBytes,
+    attempts: (seq: number) => attempts.get(seq) ?? 0,
+  };
 }
 
 async function settled(sequencer: Sequencer): Promise<void> {
@@ -67,6 +77,29 @@ describe('Sequencer', () => {
     expect(remote.maxOutstanding()).toBeGreaterThan(1);
     expect(confirmed).toEqual(range(200));
     expect((await inner.read(S, 0)).map(text)).toEqual(range(200).map((n) => `frame ${n}`));
+  });
+
+  it('keeps at most 32 appends and 4 MiB in flight; a larger frame goes alone', async () => {
+    const MiB = 1024 * 1024;
+    // Keystroke-sized frames: the count bounds the pipeline.
+    const small = remoteLog(new MemoryFrameLog(), () => false);
+    const a = sequencerOn(small.log);
+    for (const n of range(200)) a.sequencer.output('stdout', Buffer.from(`frame ${n}`));
+    await settled(a.sequencer);
+    expect(small.maxOutstanding()).toBe(32);
+    // 256 KiB frames: the bytes do (what reaches an edge after the PTY stops being read, session-hub.ts).
+    const big = remoteLog(new MemoryFrameLog(), () => false);
+    const b = sequencerOn(big.log);
+    for (let n = 0; n < 40; n++) b.sequencer.output('stdout', Buffer.alloc(256 * 1024, 0x61));
+    await settled(b.sequencer);
+    expect(big.maxOutstanding()).toBeGreaterThan(1);
+    expect(big.maxOutstandingBytes()).toBeLessThanOrEqual(4 * MiB);
+    // A frame past the bound on its own goes once nothing else is in flight, and the rest follow.
+    b.sequencer.output('stdout', Buffer.alloc(5 * MiB, 0x62));
+    for (let n = 0; n < 8; n++) b.sequencer.output('stdout', Buffer.alloc(256 * 1024, 0x63));
+    await settled(b.sequencer);
+    expect(b.failures).toEqual([]);
+    expect(b.confirmed).toEqual(range(49));
   });
 
   it('after a lost append, appends it and everything issued behind it again, in order, once each', async () => {

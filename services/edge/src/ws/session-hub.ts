@@ -43,8 +43,8 @@ export interface HubOptions {
 
 /**
  * Entries kept back on this edge while its readers' output is held (pace-watch.ts): more than the
- * owner can have on its way when it stops reading the PTY (the sequencer's 32 pipelined appends of
- * up to 128 KiB). Past it they go to the sockets, and readers that cannot take them are skipped.
+ * owner can have on its way when it stops reading the PTY (the sequencer's pipelined appends, at
+ * most 4 MiB, and a frame). Past it they go to the sockets, and readers that cannot take them are skipped.
  */
 const HELD_BYTES = 8 * 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { newId, type OutputStream, type ServiceParameters } from '@pty-ws/protocol';
-import { isSequenceConflict, systemClock, type Clock, type FrameLog, type LogEntry } from '@pty-ws/ports';
+import { entryWeight, isSequenceConflict, systemClock, type Clock, type FrameLog, type LogEntry } from '@pty-ws/ports';
 
 export interface SequencerOptions {
   sessionId: string;
@@ -19,6 +19,8 @@ export interface SequencerOptions {
 /** An append issued to the log and not yet confirmed. */
 interface Issued {
   entry: LogEntry;
+  /** entryWeight(entry): what it counts against MAX_IN_FLIGHT_BYTES. */
+  weight: number;
   attempt: Promise<void>;
   /** Issued while an earlier append was unconfirmed: its failure may only be that one's echo. */
   speculative: boolean;
@@ -27,7 +29,7 @@ interface Issued {
 /**
  * The single writer of one session's frame log. Sequence numbers are assigned synchronously (so
  * the headless terminal and the log agree on what a sequence means). Appends are issued in
- * sequence order, up to MAX_IN_FLIGHT before the first is confirmed (a remote log pipelines them
+ * sequence order, up to MAX_IN_FLIGHT (and MAX_IN_FLIGHT_BYTES) before the first is confirmed (a remote log pipelines them
  * instead of waiting a round trip each), and confirmed in order: `afterAppend` and `flushed`
  * only ever see a gapless prefix of what was sequenced.
  */
@@ -39,6 +41,7 @@ export class Sequencer {
   private chain: Promise<void> = Promise.resolve();
   private failure: Error | undefined;
   private inFlight = 0;
+  private inFlightBytes = 0;
   /** While set, nothing new is issued: a failed append is being retried first. */
   private recovering = false;
   private readonly attempts = new Set<Promise<void>>();
@@ -120,13 +123,15 @@ export class Sequencer {
         this.fail(err);
         return undefined;
       }
-      while ((this.inFlight >= MAX_IN_FLIGHT || this.recovering) && !this.failure) {
+      const weight = entryWeight(entry);
+      while (!this.hasRoom(weight) && !this.failure) {
         await new Promise<void>((resolve) => (this.roomWaiter = resolve));
       }
       if (this.failure) return undefined;
       const speculative = this.inFlight > 0;
       this.inFlight++;
-      return { entry, attempt: this.attempt(entry), speculative };
+      this.inFlightBytes += weight;
+      return { entry, weight, attempt: this.attempt(entry), speculative };
     });
     this.issueChain = issued.then(() => undefined);
     this.chain = this.chain.then(async () => {
@@ -143,10 +148,18 @@ export class Sequencer {
         }
       } finally {
         this.inFlight--;
+        this.inFlightBytes -= slot.weight;
         if (this.inFlight === 0) this.recovering = false;
         this.wakeIssuer();
       }
     });
+  }
+
+  /** An entry of `weight` may be issued now (one always may when nothing is in flight). */
+  private hasRoom(weight: number): boolean {
+    if (this.recovering) return false;
+    if (this.inFlight === 0) return true;
+    return this.inFlight < MAX_IN_FLIGHT && this.inFlightBytes + weight <= MAX_IN_FLIGHT_BYTES;
   }
 
   private attempt(entry: LogEntry): Promise<void> {
@@ -210,10 +223,13 @@ function toError(err: unknown): Error {
 
 /**
  * Appends issued before the first unconfirmed one is: enough to cover a round trip at full
- * output speed (32 frames of up to PTYWS_OUTPUT_FRAME_BYTES), small enough that a retry after an
- * outage re-sends little.
+ * output speed, small enough that a retry after an outage re-sends little. Counted in entries
+ * (keystroke echoes are tiny) and in bytes: what is in flight when the PTY stops being read for
+ * slow readers reaches an edge all the same, and the edge keeps back at most HELD_BYTES (8 MiB,
+ * session-hub.ts) of it; 4 MiB is the 32 frames of 128 KiB this was sized with.
  */
 const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 /** How long an append is retried before the session's log is given up. */
 const RETRY_WINDOW_MS = 120_000;
