@@ -1,6 +1,6 @@
 /**
- * Output goes at the pace of its fastest reader (ARCHITECTURE, "Output waits for the fastest
- * reader"): while every reader of a session is behind, the owner stops reading the PTY and the
+ * Output goes at the pace of most of its readers (ARCHITECTURE, "Output waits for most
+ * readers"): while most readers of a session are behind (here: its sole reader), the owner stops reading the PTY and the
  * program waits, as on a slow terminal, so a reader that is merely slow gets every byte instead of
  * being skipped forward. A reader that drains nothing for a while counts as stuck: the program
  * runs on and that reader is skipped forward as before (PTY_OUTPUT_LAGGED, then a Keyframe).

@@ -5,7 +5,7 @@
  * target alike (the producer and the reader share the cores with whatever else the machine
  * does), so one round made "0.8× raw node-pty" a coin toss. The big fan-out moved more: the uWS
  * floor alone gave 1569–2726 MB/s in nine runs of one hour, and the service 1272–2403 (how many
- * of the 100 readers one process serves fall behind the fastest, and are skipped, changes from
+ * of the 100 readers one process serves fall behind the others, and are skipped, changes from
  * run to run). Each target takes the median of its rounds, and the JSON keeps every round's figure.
  */
 import { Cleanup, sleep } from '../phase';

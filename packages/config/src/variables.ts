@@ -271,7 +271,7 @@ const SPECS: SpecTable = {
     name: 'PTYWS_SLOW_CONSUMER_BYTES',
     default: '1048576',
     description:
-      'Socket backlog past which an observer is skipped forward (`PTY_OUTPUT_LAGGED`); while every reader of a session has half of it waiting, the PTY is not read (output waits for the fastest reader).',
+      'Socket backlog past which an observer is skipped forward (`PTY_OUTPUT_LAGGED`); while most readers of a session have half of it waiting, the PTY is not read (output waits for them).',
     rule: integer(1024, 1024 * MIB),
   },
   taskTimeoutS: {

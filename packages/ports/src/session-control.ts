@@ -97,9 +97,9 @@ export interface SessionControl {
   resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void>;
   keyframe(sessionId: string): Promise<Keyframe>;
   /**
-   * Every reader of the session on `edgeId` is behind (true), or one keeps up again (false). While
+   * Most readers of the session on `edgeId` are behind (true), or they keep up again (false). While
    * every edge holding members says so, the owner stops reading the PTY: output goes at the pace
-   * of the fastest reader. A report lapses unless repeated (an edge that dies cannot hold output).
+   * of most readers (edge pace-watch.ts). A report lapses unless repeated (an edge that dies cannot hold output).
    */
   pace(sessionId: string, edgeId: string, behind: boolean): Promise<void>;
 

@@ -354,7 +354,7 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
     this.archiveLagFrames.set(0);
     this.outputHeldSessions = new Gauge({
       name: 'ptyws_output_held_sessions',
-      help: 'Sessions whose PTY is not being read now, by reason: readers (every reader behind: output waits for the fastest), mirror or archive (far behind the stream).',
+      help: 'Sessions whose PTY is not being read now, by reason: readers (most readers behind: output waits for them), mirror or archive (far behind the stream).',
       labelNames: ['reason'],
       registers,
     });

@@ -2,7 +2,7 @@ import type { Conn } from '../src/ws/connection';
 import { PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS, PACE_PROBE_PAYLOAD, probeAnswered } from '../src/ws/pace-probe';
 import { PACE_MAX_HOLD_MS, PACE_REFRESH_MS, PaceWatch } from '../src/ws/pace-watch';
 
-/** The edge's half of "output goes at the pace of its fastest reader": readers are fake sockets. */
+/** The edge's half of "output goes at the pace of most of its readers": readers are fake sockets. */
 interface FakeReader {
   backlog: number;
   feed: 'live' | 'lagged' | 'behind';
@@ -69,6 +69,46 @@ describe('PaceWatch', () => {
     expect(w.holding).toBe(true);
   });
 
+  it('holds output once most readers are past the high mark, though one keeps up: a burst must not skip them all', () => {
+    // A cluster edge gets log entries in bursts of megabytes: a reader whose kernel buffers still
+    // have room shows no backlog, while the others pass the hard bound and are skipped forward.
+    const fast = reader(0);
+    const a = reader(HIGH + 1);
+    const b = reader(HIGH);
+    const t = watch([fast, a, b]);
+    w = t.w;
+    w.check(0);
+    expect(t.reports).toEqual([]); // one of three behind
+    b.backlog = HIGH + 1;
+    w.check(1);
+    expect(t.reports).toEqual([true]); // two of three
+    expect(w.holding).toBe(true);
+    // The fast reader is at the low mark, but most are still behind: output stays held.
+    w.check(2);
+    expect(w.holding).toBe(true);
+    // One of them is back under the high mark: most are not behind, and one keeps up.
+    a.backlog = HIGH;
+    w.check(3);
+    expect(t.reports).toEqual([true, false]);
+    expect(w.holding).toBe(false);
+  });
+
+  it('a minority that stops reading holds nobody; a majority holds the others for PACE_MAX_HOLD_MS, once', () => {
+    const paused = [reader(8 * SLOW), reader(8 * SLOW)];
+    const live = [reader(0), reader(0), reader(0)];
+    const t = watch([...paused, ...live]);
+    w = t.w;
+    w.check(0);
+    expect(t.reports).toEqual([]); // two of five
+    live[0]!.backlog = 8 * SLOW; // three of five stopped reading
+    w.check(10);
+    expect(t.reports).toEqual([true]);
+    w.check(10 + PACE_MAX_HOLD_MS);
+    expect(t.reports).toEqual([true, false]); // stuck: the two that read get output again
+    w.check(20 + PACE_MAX_HOLD_MS);
+    expect(t.reports).toEqual([true, false]);
+  });
+
   it('lets go at the low mark, not the high one, so output resumes in runs', () => {
     const a = reader(HIGH + 1);
     const t = watch([a]);
@@ -111,7 +151,7 @@ describe('PaceWatch', () => {
     expect(t.reports.at(-1)).toBe(true);
   });
 
-  it('counts a skipped (lagged) reader as behind and a closed one not at all; no readers, no hold', () => {
+  it('leaves a skipped (lagged) reader and a closed one out; only lagged ones: held; no readers, no hold', () => {
     const lagged = reader(0);
     lagged.feed = 'lagged';
     const closed = reader(0);

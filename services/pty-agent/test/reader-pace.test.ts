@@ -1,7 +1,7 @@
 import { ManualClock } from '@pty-ws/testkit';
 import { PACE_REPORT_TTL_MS, ReaderPace } from '../src/session/reader-pace';
 
-/** The owner's half of "output goes at the pace of its fastest reader", on a manual clock. */
+/** The owner's half of "output goes at the pace of most of its readers", on a manual clock. */
 function pace(edges: string[]) {
   const clock = new ManualClock();
   const changes: boolean[] = [];

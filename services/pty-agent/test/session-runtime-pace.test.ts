@@ -9,7 +9,7 @@ import { delay, waitUntil } from '@pty-ws/testkit';
 import { sessionRecord, startRuntime } from './runtime-fixture';
 
 /**
- * The owner's side of "output waits for its fastest reader" on a real PTY: an edge's report that
+ * The owner's side of "output waits for most readers" on a real PTY: an edge's report that
  * all its readers are behind stops the PTY being read (and shows in ptyws_output_held_sessions),
  * another edge's member lets output flow, the end of the session releases the hold.
  */

@@ -34,12 +34,17 @@ export interface PaceWatchOptions {
 type PaceState = 'flowing' | 'holding' | 'stuck';
 
 /**
- * The session's output goes at the pace of its fastest reader (ARCHITECTURE, "Output waits for
- * the fastest reader"). When every connection of the session on this edge is behind, the owner
- * is asked to stop reading the PTY (the program blocks on its writes, as on a slow terminal)
- * instead of skipping every reader forward; as soon as one is back under the low mark, output
- * flows again. A reader slower than the fastest is still skipped forward (PTY_OUTPUT_LAGGED).
- * Readers that drain nothing for PACE_MAX_HOLD_MS are stuck: the edge lets go until one recovers.
+ * The session's output goes at the pace of most of its readers (ARCHITECTURE, "Output waits for
+ * most readers"). When more than half of the connections of the session on this edge are behind,
+ * the owner is asked to stop reading the PTY (the program blocks on its writes, as on a slow
+ * terminal) instead of skipping them forward; once one is back under the low mark and most are no
+ * longer behind, output flows again. A reader slower than most is still skipped forward
+ * (PTY_OUTPUT_LAGGED), and a minority that stops reading holds nobody. Waiting for the fastest
+ * reader alone let a burst skip nearly all of them: a cluster edge gets log entries in bursts of
+ * megabytes, and a reader whose kernel buffers still had room showed no backlog and kept output
+ * flowing while the rest passed the hard bound (100-observer fan-out: 89–100 of 100 skipped).
+ * Readers that drain nothing for PACE_MAX_HOLD_MS are stuck: the edge lets go until one recovers,
+ * so a majority that stopped reading holds the others for that long, once.
  * A reader whose pace probe is late (pace-probe.ts) is behind too, by what its kernel buffers,
  * which the backlog does not show, but only while another reader is near a skip: then holding
  * spares that one a skip. Otherwise what the kernels buffer is output that flows instead of
@@ -92,30 +97,33 @@ export class PaceWatch implements Disposable {
   }
 
   /**
-   * behind: there are readers and every one is behind; keepingUp: one is at or under the low
-   * mark and has answered its probes. Probes the readers that are due one.
+   * behind: there are readers and most of those not skipped forward (more than half) are behind:
+   * past the high mark, or late with their probe while one is near a skip. keepingUp: one is at or
+   * under the low mark and has answered its probes, and most are no longer behind. Probes the
+   * readers that are due one.
    */
   private readers(now: number): { any: boolean; behind: boolean; keepingUp: boolean } {
     let any = false;
-    let behind = true; // every reader's backlog is past the high mark
-    let lateOrBehind = true; // every reader is that, or late with its probe
+    let live = 0; // readers not skipped forward
+    let pastHigh = 0; // their backlog is past the high mark
+    let lateOnly = 0; // under it, but late with their probe
     let nearSkip = false; // a reader's backlog is past the slow-consumer threshold
-    let keepingUp = false;
+    let oneKeepsUp = false;
     for (const conn of this.opts.conns) {
       if (!conn.open || !conn.ws) continue;
       any = true;
-      if (conn.feed === 'lagged') continue; // skipped forward: behind, until it drains and resumes
+      if (conn.feed === 'lagged') continue; // skipped forward: it resumes with a Keyframe once drained
+      live++;
       probeReader(conn, this.flowed, this.opts.lowBytes, now);
       const late = probeLate(conn, now);
       const backlog = conn.ws.getBufferedAmount();
-      if (backlog <= this.opts.lowBytes && !late) keepingUp = true;
-      if (backlog <= this.opts.highBytes) {
-        behind = false;
-        if (!late) lateOrBehind = false;
-      }
+      if (backlog <= this.opts.lowBytes && !late) oneKeepsUp = true;
+      if (backlog > this.opts.highBytes) pastHigh++;
+      else if (late) lateOnly++;
       if (backlog > this.opts.slowBytes) nearSkip = true;
     }
-    return { any, behind: any && (behind || (lateOrBehind && nearSkip)), keepingUp };
+    const most = (pastHigh + (nearSkip ? lateOnly : 0)) * 2 > live;
+    return { any, behind: any && (live === 0 || most), keepingUp: oneKeepsUp && !most };
   }
 
   private hold(now: number): void {

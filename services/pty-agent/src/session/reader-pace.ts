@@ -16,8 +16,8 @@ export interface ReaderPaceOptions {
 }
 
 /**
- * The owner's half of "output goes at the pace of its fastest reader": it holds the PTY's output
- * while every edge with members of the session says all its readers are behind, and lets it flow
+ * The owner's half of "output goes at the pace of most of its readers": it holds the PTY's output
+ * while every edge with members of the session says most of its readers are behind, and lets it flow
  * as soon as one edge says otherwise, an edge without such a report gets a member, or a report
  * lapses.
  */

@@ -162,7 +162,7 @@ export class SessionOutput {
     return { archived };
   }
 
-  /** Every reader of the session is behind (reader-pace.ts): the PTY waits for the fastest. */
+  /** Most readers of the session are behind, on every edge with readers (reader-pace.ts): the PTY waits for them. */
   readersBehind(on: boolean): void {
     this.slowDown('readers', on);
     this.archiver?.outputHeld(on);
