@@ -9,6 +9,7 @@ interface FakeReader {
   open: boolean;
   /** Pace probes sent to it (pings with the probe payload). */
   probes: number;
+  role?: 'controller' | 'observer';
   conn?: Conn;
 }
 
@@ -24,6 +25,9 @@ function asConn(r: FakeReader): Conn {
     },
     get open() {
       return r.open;
+    },
+    get role() {
+      return r.role;
     },
     ws: {
       getBufferedAmount: () => r.backlog,
@@ -106,6 +110,22 @@ describe('PaceWatch', () => {
     w.check(10 + PACE_MAX_HOLD_MS);
     expect(t.reports).toEqual([true, false]); // stuck: the two that read get output again
     w.check(20 + PACE_MAX_HOLD_MS);
+    expect(t.reports).toEqual([true, false]);
+  });
+
+  it('observers never hold back a controller that keeps up; one that falls behind too is waited for', () => {
+    const controller = reader(0);
+    controller.role = 'controller';
+    const observers = [reader(8 * SLOW), reader(8 * SLOW), reader(8 * SLOW)];
+    const t = watch([controller, ...observers]);
+    w = t.w;
+    w.check(0);
+    expect(t.reports).toEqual([]); // three of four behind, but the one who drives keeps up
+    controller.backlog = HIGH + 1;
+    w.check(1);
+    expect(t.reports).toEqual([true]);
+    controller.backlog = LOW; // the controller caught up: output flows at its pace again
+    w.check(2);
     expect(t.reports).toEqual([true, false]);
   });
 

@@ -39,7 +39,8 @@ type PaceState = 'flowing' | 'holding' | 'stuck';
  * the owner is asked to stop reading the PTY (the program blocks on its writes, as on a slow
  * terminal) instead of skipping them forward; once one is back under the low mark and most are no
  * longer behind, output flows again. A reader slower than most is still skipped forward
- * (PTY_OUTPUT_LAGGED), and a minority that stops reading holds nobody. Waiting for the fastest
+ * (PTY_OUTPUT_LAGGED), a minority that stops reading holds nobody, and observers never hold back
+ * a controller that keeps up: the program goes at the pace of whoever drives it. Waiting for the fastest
  * reader alone let a burst skip nearly all of them: a cluster edge gets log entries in bursts of
  * megabytes, and a reader whose kernel buffers still had room showed no backlog and kept output
  * flowing while the rest passed the hard bound (100-observer fan-out: 89–100 of 100 skipped).
@@ -98,9 +99,9 @@ export class PaceWatch implements Disposable {
 
   /**
    * behind: there are readers and most of those not skipped forward (more than half) are behind:
-   * past the high mark, or late with their probe while one is near a skip. keepingUp: one is at or
-   * under the low mark and has answered its probes, and most are no longer behind. Probes the
-   * readers that are due one.
+   * past the high mark, or late with their probe while one is near a skip; never while a
+   * controller is not. keepingUp: one is at or under the low mark and has answered its probes,
+   * and most are no longer behind. Probes the readers that are due one.
    */
   private readers(now: number): { any: boolean; behind: boolean; keepingUp: boolean } {
     let any = false;
@@ -109,6 +110,7 @@ export class PaceWatch implements Disposable {
     let lateOnly = 0; // under it, but late with their probe
     let nearSkip = false; // a reader's backlog is past the slow-consumer threshold
     let oneKeepsUp = false;
+    let controllerKeepsUp = false; // a controller under the high mark that answers its probes
     for (const conn of this.opts.conns) {
       if (!conn.open || !conn.ws) continue;
       any = true;
@@ -120,9 +122,10 @@ export class PaceWatch implements Disposable {
       if (backlog <= this.opts.lowBytes && !late) oneKeepsUp = true;
       if (backlog > this.opts.highBytes) pastHigh++;
       else if (late) lateOnly++;
+      else if (conn.role === 'controller') controllerKeepsUp = true;
       if (backlog > this.opts.slowBytes) nearSkip = true;
     }
-    const most = (pastHigh + (nearSkip ? lateOnly : 0)) * 2 > live;
+    const most = !controllerKeepsUp && (pastHigh + (nearSkip ? lateOnly : 0)) * 2 > live;
     return { any, behind: any && (live === 0 || most), keepingUp: oneKeepsUp && !most };
   }
 
