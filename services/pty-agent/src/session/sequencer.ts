@@ -19,8 +19,6 @@ export interface SequencerOptions {
 /** An append issued to the log and not yet confirmed. */
 interface Issued {
   entry: LogEntry;
-  /** entryWeight(entry): what it counts against MAX_IN_FLIGHT_BYTES. */
-  weight: number;
   attempt: Promise<void>;
   /** Issued while an earlier append was unconfirmed: its failure may only be that one's echo. */
   speculative: boolean;
@@ -29,8 +27,8 @@ interface Issued {
 /**
  * The single writer of one session's frame log. Sequence numbers are assigned synchronously (so
  * the headless terminal and the log agree on what a sequence means). Appends are issued in
- * sequence order, up to MAX_IN_FLIGHT (and MAX_IN_FLIGHT_BYTES) before the first is confirmed (a remote log pipelines them
- * instead of waiting a round trip each), and confirmed in order: `afterAppend` and `flushed`
+ * sequence order, up to MAX_IN_FLIGHT (and MAX_IN_FLIGHT_BYTES) before the first is confirmed (a
+ * remote log pipelines them instead of waiting a round trip each), and confirmed in order: `afterAppend` and `flushed`
  * only ever see a gapless prefix of what was sequenced.
  */
 export class Sequencer {
@@ -131,7 +129,7 @@ export class Sequencer {
       const speculative = this.inFlight > 0;
       this.inFlight++;
       this.inFlightBytes += weight;
-      return { entry, weight, attempt: this.attempt(entry), speculative };
+      return { entry, attempt: this.attempt(entry), speculative };
     });
     this.issueChain = issued.then(() => undefined);
     this.chain = this.chain.then(async () => {
@@ -148,7 +146,7 @@ export class Sequencer {
         }
       } finally {
         this.inFlight--;
-        this.inFlightBytes -= slot.weight;
+        this.inFlightBytes -= entryWeight(slot.entry);
         if (this.inFlight === 0) this.recovering = false;
         this.wakeIssuer();
       }
