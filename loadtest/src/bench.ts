@@ -9,7 +9,7 @@ import { missingServiceNodeFlags } from '@pty-ws/config';
 import { machineInfo } from './machine';
 import { TARGET_NAMES, parseArgs, type Options, type Profile, type TargetName } from './options';
 import { Budget, PHASE_OVERRUN_MS, log } from './phase';
-import { ratiosFor, type Ratios } from './ratios';
+import { pairedRatios, ratiosFor, type Ratios } from './ratios';
 import { renderTable } from './table';
 import { clusterUnavailable, startCluster } from './targets/cluster';
 import { REPO_ROOT, startEmbedded } from './targets/embedded';
@@ -142,9 +142,11 @@ async function main(): Promise<void> {
   const ratios: Record<string, Ratios> = {};
   const ratiosToRelay: Record<string, Ratios> = {};
   const ratiosToWetty: Record<string, Ratios> = {};
+  // The relay's paired stream ratio is the ceiling a WebSocket terminal reaches on this machine.
+  if (relay) ratios[relay.name] = pairedRatios(relay);
   for (const t of targets) {
     if (t === raw || t === floor || t === relay) continue;
-    ratios[t.name] = ratiosFor(t, raw, floor);
+    ratios[t.name] = { ...ratiosFor(t, raw, floor), ...pairedRatios(t) };
     ratiosToRelay[t.name] = ratiosFor(t, relay);
     if (t !== wetty) ratiosToWetty[t.name] = ratiosFor(t, wetty);
   }

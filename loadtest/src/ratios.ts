@@ -3,7 +3,7 @@
  * latency and memory above 1 means the service costs more; for throughput below 1 means it
  * delivers less per reader than one process reading its own PTY.
  */
-import type { TargetResult } from './types';
+import type { FanoutMetric, TargetResult } from './types';
 
 export type Ratios = Record<string, number>;
 
@@ -38,5 +38,25 @@ export function ratiosFor(t: TargetResult, raw: TargetResult | undefined, floor?
   for (const [n, f] of Object.entries(m.throughput))
     put(`throughput_${n}_per_observer`, ratio(f.per_observer_mb_s, base));
   put('idle_memory_per_session', ratio(m.idle_memory?.per_session_kb, r.idle_memory?.per_session_kb));
+  return out;
+}
+
+/** A paired median (metrics/stream-rounds.ts) counts only against the baseline it names. */
+function pairedWith(f: FanoutMetric | undefined, baseline: string): number | undefined {
+  const v = f?.paired?.name === baseline ? f.paired.median_ratio : undefined;
+  return v !== undefined && Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * The median of the ratios of rounds run back to back with the baseline's: one stream against raw
+ * node-pty, the big fan-out against the uWS floor. Unlike the ratio of two medians measured
+ * minutes apart, it does not carry the machine's drift in between.
+ */
+export function pairedRatios(t: TargetResult): Ratios {
+  const out: Ratios = {};
+  const stream = pairedWith(t.metrics.throughput['1'], 'raw-node-pty');
+  if (stream !== undefined) out['throughput_1_per_observer_paired'] = stream;
+  const big = pairedWith(t.metrics.fanout_big, 'uws-floor');
+  if (big !== undefined) out['fanout_big_total_paired'] = big;
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The printed summary: one row per figure, one column per target; in parentheses the ratio to the
  * floor (raw node-pty; for fan-out totals the raw uWS publish), for echoes and MB/s per reader
- * to the relay floor (uWS and node-pty in one process), and to the peer (wetty).
+ * to the relay floor (uWS and node-pty in one process), and to the peer (wetty). One stream and the
+ * big fan-out also give the median ratio of rounds run back to back with the baseline's ("paired").
  */
 import type { Profile } from './options';
 import type { Ratios } from './ratios';
@@ -17,6 +18,8 @@ interface Row {
   label: string;
   value: (t: TargetResult) => number | undefined;
   ratio?: string;
+  /** The median of the ratios of rounds paired with the baseline's (ratios.ts, pairedRatios). */
+  paired?: string;
   digits: number;
 }
 
@@ -54,6 +57,7 @@ function rows(p: Profile): Row[] {
         label: `MB/s per observer, ${n} obs${n === 1 && p.streamRounds > 1 ? `, median of ${p.streamRounds}` : ''}`,
         value: (t) => t.metrics.throughput[k]?.per_observer_mb_s,
         ratio: `throughput_${n}_per_observer`,
+        ...(n === 1 ? { paired: 'throughput_1_per_observer_paired' } : {}),
         digits: 1,
       },
       {
@@ -78,6 +82,7 @@ function rows(p: Profile): Row[] {
       label: `MB/s total, ${big}${p.bigFanout.rounds > 1 ? `, median of ${p.bigFanout.rounds}` : ''}`,
       value: (t) => t.metrics.fanout_big?.total_mb_s,
       ratio: 'fanout_big_total',
+      paired: 'fanout_big_total_paired',
       digits: 1,
     },
     { label: `lagged / incomplete, ${big}`, value: (t) => lagIncomplete(t.metrics.fanout_big), digits: 2 },
@@ -126,10 +131,12 @@ function cell(
   const v = row.value(t);
   if (v === undefined || !Number.isFinite(v)) return BASELINES.has(t.name) ? 'n/a' : 'failed';
   const r = row.ratio && ratios ? ratios[row.ratio] : undefined;
+  const paired = row.paired && ratios ? ratios[row.paired] : undefined;
   const w = row.ratio && toWetty ? toWetty[row.ratio] : undefined;
   const f = row.ratio && toRelay ? toRelay[row.ratio] : undefined;
   const parts = [
     ...(r !== undefined ? [`${r}x`] : []),
+    ...(paired !== undefined ? [`${paired}x paired`] : []),
     ...(f !== undefined ? [`${f}x relay`] : []),
     ...(w !== undefined ? [`${w}x wetty`] : []),
   ];

@@ -35,6 +35,20 @@ export interface FanoutMetric {
   rounds_mb_s?: number[];
   /** The big fan-out: every round's total MB/s, in order; the other fields are the median round's. */
   rounds_total_mb_s?: number[];
+  /** A baseline's rounds, each run just before one of these rounds (metrics/stream-rounds.ts). */
+  paired?: PairedBaseline;
+}
+
+/** A baseline measured alternately with a target: round i of each ran back to back. */
+export interface PairedBaseline {
+  /** The baseline target (raw-node-pty for one stream, uws-floor for the big fan-out). */
+  name: string;
+  /** The baseline's figure in each round, in order (MB/s per reader, or total MB/s). */
+  rounds: number[];
+  /** Each round's figure of the target over the baseline's of the same round. */
+  ratios: number[];
+  /** The median of `ratios` (the lower middle for an even count). */
+  median_ratio: number;
 }
 
 export interface AttachMetric extends LatencySummary {

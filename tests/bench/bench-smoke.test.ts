@@ -182,6 +182,30 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(stdout).toMatch(/^MB\/s total, \d+ obs x \d+ MB, median of \d+\s+/m);
   });
 
+  it("pairs each round of a target's stream with a raw node-pty round, and each big fan-out round with a floor round", () => {
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;
+    const checkPairs = (m: any, baseline: string, own: number[], where: string): number => {
+      expect({ where, name: m.paired?.name }).toEqual({ where, name: baseline });
+      expect(m.paired.rounds).toHaveLength(own.length);
+      expect(m.paired.ratios).toEqual(own.map((v, i) => Math.round((v / m.paired.rounds[i]) * 100) / 100));
+      expect(m.paired.median_ratio).toBe(median(m.paired.ratios));
+      return m.paired.median_ratio;
+    };
+    for (const name of ['relay-floor', 'wetty', 'embedded']) {
+      const stream = report.targets[name].metrics.throughput['1'];
+      const r = checkPairs(stream, 'raw-node-pty', stream.rounds_mb_s, `${name}.throughput.1`);
+      expect(report.ratios[name].throughput_1_per_observer_paired).toBe(r);
+    }
+    const big = report.targets.embedded.metrics.fanout_big;
+    const r = checkPairs(big, 'uws-floor', big.rounds_total_mb_s, 'embedded.fanout_big');
+    expect(report.ratios.embedded.fanout_big_total_paired).toBe(r);
+    // The baselines' own rounds are not paired with anything.
+    expect(report.targets['raw-node-pty'].metrics.throughput['1'].paired).toBeUndefined();
+    expect(report.targets['uws-floor'].metrics.fanout_big.paired).toBeUndefined();
+    expect(stdout).toMatch(/^MB\/s per observer, 1 obs, median of \d+\s.*\dx paired/m);
+    expect(stdout).toMatch(/^MB\/s total, \d+ obs x \d+ MB, median of \d+\s.*\dx paired/m);
+  });
+
   it('computes every ratio against the raw baseline', () => {
     const keys = [
       'echo_1_p50',

@@ -7,28 +7,71 @@
  * floor alone gave 1569–2726 MB/s in nine runs of one hour, and the service 1272–2403 (how many
  * of the 100 readers one process serves fall behind the others, and are skipped, changes from
  * run to run). Each target takes the median of its rounds, and the JSON keeps every round's figure.
+ *
+ * The medians alone still carry the machine's drift: each target runs as its own block, minutes
+ * apart, and across three runs of one day raw node-pty streamed at 62.8–75.4 MB/s and the floor
+ * fanned out at 1555–2248 while the service stayed at 54.0–55.0 and 1731–1765 (loadtest/README,
+ * eighteenth session). So a target may also run a baseline's round just before each of its own:
+ * each pair shares the machine's state of that moment, and the median of the pairs' ratios is
+ * reported beside the ratio of the medians.
  */
 import { Cleanup, sleep } from '../phase';
 import type { Profile } from '../options';
-import type { FanoutMetric } from '../types';
+import type { FanoutMetric, PairedBaseline } from '../types';
+
+/** One round of a measurement; it must release what it opened before it returns. */
+export type Round = () => Promise<FanoutMetric>;
+
+/** A baseline's round, run just before each of a target's own rounds. */
+export interface Baseline {
+  /** The baseline's target name, as in the report (raw-node-pty, uws-floor). */
+  name: string;
+  round: Round;
+}
+
+/** The lower middle for an even count: a figure the runs reached, never an average of two. */
+export function lowerMedian(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
+}
 
 /**
  * Runs `once` `rounds` times (at least once), `pauseMs` apart, and returns the median round by
- * `rate`. The lower middle for an even count: a figure the runs reached, never an average of two.
+ * `rate`. With a baseline, each round is that baseline's round and then `once`, back to back, and
+ * `paired` holds the baseline's figures and each pair's ratio. The pause comes after `once`, not
+ * between the two: the service writes a stream's transcript in it, and the baseline must not run
+ * into that.
  */
 async function medianRound(
   rounds: number,
   pauseMs: number,
   rate: (m: FanoutMetric) => number,
-  once: () => Promise<FanoutMetric>,
-): Promise<{ median: FanoutMetric; runs: FanoutMetric[] }> {
+  once: Round,
+  baseline?: Baseline,
+): Promise<{ median: FanoutMetric; runs: FanoutMetric[]; paired?: PairedBaseline }> {
   const runs: FanoutMetric[] = [];
+  const before: number[] = [];
   for (let i = 0; i < Math.max(1, rounds); i++) {
     if (i > 0) await sleep(pauseMs);
+    if (baseline) before.push(rate(await baseline.round()));
     runs.push(await once());
   }
   const byRate = [...runs].sort((a, b) => rate(a) - rate(b));
-  return { median: byRate[Math.floor((byRate.length - 1) / 2)] as FanoutMetric, runs };
+  const median = byRate[Math.floor((byRate.length - 1) / 2)] as FanoutMetric;
+  if (!baseline) return { median, runs };
+  return { median, runs, paired: pairedBaseline(baseline.name, before, runs.map(rate)) };
+}
+
+/** Each pair's ratio (target / baseline) and their median, to two decimals as every ratio. */
+export function pairedBaseline(name: string, baseline: number[], own: number[]): PairedBaseline {
+  const ratios = own.map((v, i) => Math.round((v / (baseline[i] as number)) * 100) / 100);
+  const usable = ratios.filter((r) => Number.isFinite(r));
+  return {
+    name,
+    rounds: baseline,
+    ratios,
+    median_ratio: usable.length > 0 ? lowerMedian(usable) : Number.NaN,
+  };
 }
 
 /**
@@ -36,18 +79,20 @@ async function medianRound(
  * service writes a stream's transcript in the pause after it (ARCHITECTURE, "Archiving yields to
  * live output"), and the next round must not run into that.
  */
-export async function medianStream(p: Profile, once: () => Promise<FanoutMetric>): Promise<FanoutMetric> {
-  const { median, runs } = await medianRound(p.streamRounds, p.streamRoundPauseMs, (m) => m.per_observer_mb_s, once);
-  return { ...median, rounds_mb_s: runs.map((r) => r.per_observer_mb_s) };
+export async function medianStream(p: Profile, once: Round, baseline?: Baseline): Promise<FanoutMetric> {
+  const { median, runs, paired } = await medianRound(
+    p.streamRounds,
+    p.streamRoundPauseMs,
+    (m) => m.per_observer_mb_s,
+    once,
+    baseline,
+  );
+  return { ...median, rounds_mb_s: runs.map((r) => r.per_observer_mb_s), ...(paired ? { paired } : {}) };
 }
 
-/**
- * The big fan-out, `p.bigFanout.rounds` times, by total MB/s. Each round's readers (and the
- * floor's server) are gone before the next starts: 100 idle sockets per round would otherwise
- * stay until the phase ends.
- */
-export async function medianFanout(p: Profile, once: (c: Cleanup) => Promise<FanoutMetric>): Promise<FanoutMetric> {
-  const round = async (): Promise<FanoutMetric> => {
+/** `once` with a Cleanup of its own, run as soon as the round ends. */
+export function ownCleanup(once: (c: Cleanup) => Promise<FanoutMetric>): Round {
+  return async () => {
     const c = new Cleanup();
     try {
       return await once(c);
@@ -55,6 +100,24 @@ export async function medianFanout(p: Profile, once: (c: Cleanup) => Promise<Fan
       await c.run();
     }
   };
-  const { median, runs } = await medianRound(p.bigFanout.rounds, p.streamRoundPauseMs, (m) => m.total_mb_s, round);
-  return { ...median, rounds_total_mb_s: runs.map((r) => r.total_mb_s) };
+}
+
+/**
+ * The big fan-out, `p.bigFanout.rounds` times, by total MB/s. Each round's readers (and the
+ * floor's server) are gone before the next starts: 100 idle sockets per round would otherwise
+ * stay until the phase ends.
+ */
+export async function medianFanout(
+  p: Profile,
+  once: (c: Cleanup) => Promise<FanoutMetric>,
+  baseline?: Baseline,
+): Promise<FanoutMetric> {
+  const { median, runs, paired } = await medianRound(
+    p.bigFanout.rounds,
+    p.streamRoundPauseMs,
+    (m) => m.total_mb_s,
+    ownCleanup(once),
+    baseline,
+  );
+  return { ...median, rounds_total_mb_s: runs.map((r) => r.total_mb_s), ...(paired ? { paired } : {}) };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { echoUnderLoad, type EchoRun, type EchoSession } from '../channel';
 import { spawnTracked, waitForOutput } from '../children';
 import { FloodReader, timeOneReader } from '../flood';
-import { medianStream } from '../metrics/stream-rounds';
+import { medianStream, ownCleanup, type Baseline } from '../metrics/stream-rounds';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter } from '../proc';
@@ -50,6 +50,11 @@ async function rawIdleMemory(sessions: number): Promise<MemoryMetric> {
     rss_after_kb: after,
     per_session_kb: round((after - before) / sessions, 1),
   };
+}
+
+/** Raw node-pty's one-stream round, as the baseline run just before each of another target's. */
+export function rawStreamBaseline(p: Profile): Baseline {
+  return { name: 'raw-node-pty', round: ownCleanup((c) => rawFlood(p.streamBytes, 60_000, c)) };
 }
 
 export async function benchRaw(p: Profile, result: TargetResult, budget: Budget): Promise<void> {

@@ -14,6 +14,7 @@ import { ECHO_ARGV, floodArgv } from '../programs';
 import { rawSocketSession } from '../raw-socket';
 import { timeChannelReader } from '../flood';
 import { medianStream } from '../metrics/stream-rounds';
+import { rawStreamBaseline } from './raw';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 /** A relay whose every socket runs `argv` on a PTY of its own. */
@@ -54,6 +55,10 @@ export async function benchRelayFloor(p: Profile, result: TargetResult, budget: 
     result.metrics.echo_loaded = await relayEcho(p.loadedSessions, echoRun(p), p.busyRateHz, c);
   });
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await medianStream(p, () => relayFlood(p.streamBytes, 60_000, c));
+    result.metrics.throughput['1'] = await medianStream(
+      p,
+      () => relayFlood(p.streamBytes, 60_000, c),
+      rawStreamBaseline(p),
+    );
   });
 }

@@ -7,6 +7,8 @@ import { serviceIdleMemory } from '../metrics/memory';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, sleep } from '../phase';
 import { rssKb } from '../proc';
+import { rawStreamBaseline } from './raw';
+import { floorFanoutBaseline } from './uws-floor';
 import type { Service } from '../service';
 import type { TargetResult } from '../types';
 
@@ -51,13 +53,15 @@ export async function benchService(svc: Service, p: Profile, result: TargetResul
     await servicePhase(svc, result, `throughput_${n}`, budget, async (c) => {
       result.metrics.throughput[String(n)] =
         n === 1
-          ? await medianStream(p, () => serviceFanout(svc, 1, p.streamBytes, 60_000, c))
+          ? await medianStream(p, () => serviceFanout(svc, 1, p.streamBytes, 60_000, c), rawStreamBaseline(p))
           : await serviceFanout(svc, n, p.floodBytes, 60_000, c);
     });
   }
   await servicePhase(svc, result, 'fanout_big', budget, async () => {
-    result.metrics.fanout_big = await medianFanout(p, (c) =>
-      serviceFanout(svc, p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c),
+    result.metrics.fanout_big = await medianFanout(
+      p,
+      (c) => serviceFanout(svc, p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c),
+      floorFanoutBaseline(p),
     );
   });
   if (!svc.death()) result.process['rss_end_kb'] = rssKb(svc.hostPid);

@@ -7,7 +7,7 @@ import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import WebSocket from 'ws';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { FloodReader } from '../flood';
-import { medianFanout, medianStream } from '../metrics/stream-rounds';
+import { medianFanout, medianStream, ownCleanup, type Baseline } from '../metrics/stream-rounds';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter, MachineMeter } from '../proc';
@@ -72,6 +72,14 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
     machine_cpu_pct: round(machine.percent(), 1),
     lagged_observers: 0,
     incomplete_observers: incomplete,
+  };
+}
+
+/** The floor's big fan-out round, as the baseline run just before each of a service's. */
+export function floorFanoutBaseline(p: Profile): Baseline {
+  return {
+    name: 'uws-floor',
+    round: ownCleanup((c) => floorFanout(p.bigFanout.observers, p.bigFanout.floodBytes, 120_000, c)),
   };
 }
 

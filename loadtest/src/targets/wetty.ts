@@ -18,6 +18,7 @@ import { echoUnderLoad, type ByteChannel, type EchoRun, type EchoSession } from 
 import { spawnTracked, stopChild } from '../children';
 import { timeChannelReader } from '../flood';
 import { medianStream } from '../metrics/stream-rounds';
+import { rawStreamBaseline } from './raw';
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { COLS, ECHO_ARGV, ROWS, floodArgv } from '../programs';
@@ -115,6 +116,10 @@ export async function benchWetty(p: Profile, result: TargetResult, budget: Budge
     result.metrics.echo_1 = await wettyEcho(echoRun(p), c);
   });
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await medianStream(p, () => wettyFlood(p.streamBytes, 60_000, c));
+    result.metrics.throughput['1'] = await medianStream(
+      p,
+      () => wettyFlood(p.streamBytes, 60_000, c),
+      rawStreamBaseline(p),
+    );
   });
 }
