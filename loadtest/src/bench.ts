@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { killAllChildren, killChildrenOnExit } from './children';
-import { missingServiceNodeFlags } from '@pty-ws/config';
+import { missingServiceEnv, missingServiceNodeFlags } from '@pty-ws/config';
 import { machineInfo } from './machine';
 import { TARGET_NAMES, parseArgs, type Options, type Profile, type TargetName } from './options';
 import { Budget, PHASE_OVERRUN_MS, log } from './phase';
@@ -107,10 +107,10 @@ async function main(): Promise<void> {
   // The readers of every target live in this process. Without the services' heap floor it ran a
   // full collection every 20-40 ms under the 100-reader fan-out and its readers fell behind: every
   // one was skipped, and the service's total halved (loadtest/README.md, twelfth session).
-  const missing = missingServiceNodeFlags();
+  const missing = [...missingServiceNodeFlags(), ...missingServiceEnv()];
   if (missing.length > 0)
     log(
-      `bench: WARNING: this process runs without ${missing.join(' ')} (npm run bench passes it): fan-out figures will be low`,
+      `bench: WARNING: this process runs without ${missing.join(' ')} (npm run bench passes them): fan-out figures will be low`,
     );
   log(
     `bench: echo ${p.echoSamples} round trips per scenario after ${p.echoWarmupSessions} warm-up sessions and ${p.echoWarmup} discarded (every target alike)`,

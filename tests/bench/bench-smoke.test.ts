@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 
 const ROOT = join(__dirname, '..', '..');
 const BENCH = join(ROOT, 'loadtest', 'dist', 'bench.js');
@@ -31,11 +31,11 @@ const MEMORY = ['sessions', 'rss_before_kb', 'rss_after_kb', 'per_session_kb'];
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    // As `npm run bench` starts it: with the services' heap floor (its readers live in this process).
+    // As `npm run bench` starts it: with the services' heap floor and environment (its readers live in this process).
     execFile(
       process.execPath,
       [...SERVICE_NODE_FLAGS, BENCH, ...args],
-      { cwd: ROOT, timeout: 85_000 },
+      { cwd: ROOT, timeout: 85_000, env: { ...process.env, ...SERVICE_ENV } },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
         resolve({ code, stdout, stderr });
@@ -87,6 +87,8 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(report.profile.name).toBe('tiny');
     expect(report.machine.node).toBe(process.version);
     expect(report.machine.node_options).toEqual([...SERVICE_NODE_FLAGS]);
+    expect(report.machine.glibc_tunables).toBe(SERVICE_ENV['GLIBC_TUNABLES']);
+    expect(report.machine.transparent_hugepage).toMatch(/^(always|madvise|never|unknown)$/);
     expect(stdout).not.toContain('WARNING');
     expectFinite(report.machine, ['cpus', 'total_mem_mb', 'clk_tck'], 'machine');
   });

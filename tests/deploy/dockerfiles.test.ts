@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { DockerfileParser, type Dockerfile, type Instruction } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { AGENT_ENTRY, DEFAULTS, EDGE_ENTRY, KNOWN_ENV, SECRET_ENV } from './lib/contract';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -195,6 +195,15 @@ describe.each(IMAGES)('$file', ({ file, entry, expose, name }) => {
     const cmd = JSON.parse(of(final, 'CMD')[0]!.getArgumentsContent()!);
     // The service's node options (packages/config/src/node-flags.ts) come before its entry point.
     expect(cmd).toEqual(['node', ...SERVICE_NODE_FLAGS, entry]);
+    // ... and its environment (packages/config/src/service-env.ts) is set in the image it runs in.
+    const finalEnv = Object.fromEntries(
+      of(final, 'ENV').flatMap((i) =>
+        (i as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] })
+          .getProperties()
+          .map((p) => [p.getName(), p.getValue()]),
+      ),
+    );
+    for (const [k, v] of Object.entries(SERVICE_ENV)) expect([k, finalEnv[k]]).toEqual([k, v]);
     const ep = JSON.parse(of(final, 'ENTRYPOINT')[0]!.getArgumentsContent()!);
     expect(ep[0]).toBe('/usr/bin/tini');
     expect(of(final, 'RUN').some((r) => /apt-get install[^&]*\btini\b/.test(r.getArgumentsContent() ?? ''))).toBe(true);

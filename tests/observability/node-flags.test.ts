@@ -1,10 +1,11 @@
 /**
- * The services' `node` options (packages/config/src/node-flags.ts): every documented way to start a
- * service passes them, and a service started without them says so at startup.
+ * The services' `node` options (packages/config/src/node-flags.ts) and environment
+ * (service-env.ts): every documented way to start a service passes them, and a service started
+ * without them says so at startup.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_ENV_PREFIX, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { startStandaloneProcess, type StandaloneProcess } from '@pty-ws/testkit';
 
 jest.setTimeout(30_000);
@@ -49,6 +50,59 @@ describe('every documented way to start a service passes SERVICE_NODE_FLAGS', ()
   });
 });
 
+/** The one startup log line of `p` that has `field`, parsed (it must be exactly one). */
+function onlyWarning(p: StandaloneProcess, field: string): Record<string, unknown> {
+  const lines = p
+    .stdout()
+    .split('\n')
+    .filter((l) => l.includes(`"${field}"`));
+  expect([field, lines.length]).toEqual([field, 1]);
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+describe('every documented way to start a service sets SERVICE_ENV', () => {
+  it('npm start, npm run edge / agent, and the bench and load test (their floors and readers too)', () => {
+    for (const [name, target] of [
+      ['start', 'services/standalone/dist/main.js'],
+      ['edge', 'services/edge/dist/main.js'],
+      ['agent', 'services/pty-agent/dist/main.js'],
+      ['bench', 'loadtest/dist/bench.js'],
+      ['loadtest', 'loadtest/dist/loadtest.js'],
+    ] as const)
+      expect([name, scripts[name]]).toEqual([
+        name,
+        expect.stringContaining(`${SERVICE_ENV_PREFIX} node ${FLAGS} ${target}`),
+      ]);
+  });
+
+  it("the README's cluster quick start exports it before the first service starts", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Cluster mode\n'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    const exported = block.indexOf(`export ${SERVICE_ENV_PREFIX} `);
+    expect(exported).toBeGreaterThanOrEqual(0);
+    expect(exported).toBeLessThan(block.search(/\bnode\s.*services\//));
+  });
+});
+
+describe('a service started without SERVICE_ENV', () => {
+  const started: StandaloneProcess[] = [];
+  afterAll(() => started.forEach((p) => p.kill()));
+
+  it('warns once at startup, naming the missing setting; started with it (as testkit does), it does not', async () => {
+    const blank = Object.fromEntries(Object.keys(SERVICE_ENV).map((k) => [k, '']));
+    const [without, withEnv] = await Promise.all([startStandaloneProcess(blank), startStandaloneProcess()]);
+    started.push(without, withEnv);
+    const entry = onlyWarning(without, 'missing_env') as { missing_env: string[]; msg: string };
+    expect(entry.missing_env).toEqual([SERVICE_ENV_PREFIX]);
+    expect(entry.msg).toContain(SERVICE_ENV_PREFIX);
+    expect(withEnv.stdout()).not.toContain('missing_env');
+    // The process really has it: glibc reads it from the environment it was started with.
+    const environ = readFileSync(`/proc/${withEnv.child.pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain(SERVICE_ENV_PREFIX);
+  });
+});
+
 describe('a service started without SERVICE_NODE_FLAGS', () => {
   const started: StandaloneProcess[] = [];
   afterAll(() => started.forEach((p) => p.kill()));
@@ -56,12 +110,7 @@ describe('a service started without SERVICE_NODE_FLAGS', () => {
   it('warns once at startup, naming the missing options; started with them, it does not', async () => {
     const [without, withFlags] = await Promise.all([startStandaloneProcess({}, []), startStandaloneProcess()]);
     started.push(without, withFlags);
-    const warnings = without
-      .stdout()
-      .split('\n')
-      .filter((l) => l.includes('missing_node_options'));
-    expect(warnings).toHaveLength(1);
-    const entry = JSON.parse(warnings[0]!) as { level: unknown; missing_node_options: string[]; msg: string };
+    const entry = onlyWarning(without, 'missing_node_options') as { missing_node_options: string[]; msg: string };
     expect(entry.missing_node_options).toEqual([...SERVICE_NODE_FLAGS]);
     expect(entry.msg).toContain(SERVICE_NODE_FLAGS[0]);
     expect(withFlags.stdout()).not.toContain('missing_node_options');

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { ChildWatch, spawnTracked, stopChild, waitForOutput } from '../children';
 import type { Service } from '../service';
 
@@ -28,6 +28,8 @@ export const UNLIMITED_CONNECTIONS: Readonly<Record<string, string>> = {
 /** Settings shared by every deployment under test; anything not set here is the default. */
 export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
+    // As npm start launches a service (packages/config/src/service-env.ts).
+    ...SERVICE_ENV,
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: process.env['HOME'] ?? '/tmp',
     PTYWS_HOST: '127.0.0.1',

@@ -5,7 +5,7 @@
  * process, the way a terminal server must be.
  */
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { echoUnderLoad, type EchoRun } from '../channel';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { echoRun, type Profile } from '../options';
@@ -22,9 +22,7 @@ async function startRelay(argv: string[], c: Cleanup): Promise<{ url: string; pi
   const child = spawnTracked(
     process.execPath,
     [...SERVICE_NODE_FLAGS, join(__dirname, '..', 'relay-floor-child.js'), JSON.stringify(argv)],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_ENV } },
   );
   c.add(() => stopChild(child, 1000));
   const m = await waitForOutput(child, /port (\d+)/, 15_000, 'relay floor');

@@ -3,7 +3,7 @@
  * nothing between the bytes and the sockets but uWS. The service's fan-out is measured against it.
  */
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import WebSocket from 'ws';
 import { spawnTracked, stopChild, waitForOutput } from '../children';
 import { FloodReader } from '../flood';
@@ -21,9 +21,7 @@ async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid
   const child = spawnTracked(
     process.execPath,
     [...SERVICE_NODE_FLAGS, join(__dirname, '..', 'uws-floor-child.js'), String(bytes)],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVICE_ENV } },
   );
   c.add(() => stopChild(child, 1000));
   const m = await waitForOutput(child, /port (\d+)/, 15_000, 'uws floor');

@@ -6,3 +6,5 @@ export { CONFIG_VARIABLES, LOG_LEVELS, type ConfigVariable } from './variables';
 export { configTableMarkdown } from './config-table';
 export { isLoopbackHost } from './loopback';
 export { SERVICE_NODE_FLAGS, missingServiceNodeFlags, nodeFlagsWarning } from './node-flags';
+export { SERVICE_ENV, SERVICE_ENV_PREFIX, missingServiceEnv, runsOnGlibc, serviceEnvWarning } from './service-env';
+export { launchWarnings } from './launch-warnings';

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** Enough of a process's output to explain a failure, without growing for the whole run. */
@@ -48,7 +48,10 @@ export class ServiceProcess implements ServiceHandle {
     private readonly ready: RegExp,
   ) {}
 
-  /** Spawns `script` and resolves with the first output line matching `ready` (15 s budget). */
+  /**
+   * Spawns `script` as the npm scripts start it (SERVICE_NODE_FLAGS, SERVICE_ENV) and resolves with
+   * the first output line matching `ready` (15 s budget).
+   */
   static async start(
     label: string,
     script: string,
@@ -58,7 +61,7 @@ export class ServiceProcess implements ServiceHandle {
     return ServiceProcess.startCommand(
       label,
       [process.execPath, ...SERVICE_NODE_FLAGS, path.join(ROOT, script)],
-      env,
+      { ...SERVICE_ENV, ...env },
       ready,
     );
   }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
 import { waitUntil } from './wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -39,6 +39,8 @@ export async function startStandaloneProcess(
     cwd: ROOT,
     env: {
       ...base,
+      // As npm start launches it; a test passes GLIBC_TUNABLES: '' to start it without.
+      ...SERVICE_ENV,
       PTYWS_HOST: '127.0.0.1',
       PTYWS_PORT: '0',
       PTYWS_ADMIN_TOKEN: token,

@@ -1,5 +1,5 @@
 import { newId, SCOPES, type SessionHostCapabilities } from '@pty-ws/protocol';
-import { loadConfig, nodeFlagsWarning } from '@pty-ws/config';
+import { loadConfig, launchWarnings } from '@pty-ws/config';
 import { PgAuditLog } from '@pty-ws/adapters-postgres';
 import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { AgentDirectory, NatsSessionControl, startEdgeHeartbeat } from '@pty-ws/control-nats';
@@ -30,8 +30,7 @@ async function main(): Promise<RunningService> {
   // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
   const tracing = startTracing({ serviceName: EDGE_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-edge' });
-  const flags = nodeFlagsWarning();
-  if (flags) logger.warn(flags.fields, flags.message);
+  for (const w of launchWarnings()) logger.warn(w.fields, w.message);
   const backend = await openClusterBackend(config, `edge-${config.edgeId}`);
   const { nc, pg } = backend;
 

@@ -1,4 +1,4 @@
-import { AGENT_METRICS_SPARE_PORTS, loadConfig, nodeFlagsWarning, variableIsSet } from '@pty-ws/config';
+import { AGENT_METRICS_SPARE_PORTS, loadConfig, launchWarnings, variableIsSet } from '@pty-ws/config';
 import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { serveSessionControl, startAgentPresence } from '@pty-ws/control-nats';
 import {
@@ -19,8 +19,7 @@ async function main(): Promise<RunningService> {
   // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
   const tracing = startTracing({ serviceName: AGENT_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-agent' });
-  const flags = nodeFlagsWarning();
-  if (flags) logger.warn(flags.fields, flags.message);
+  for (const w of launchWarnings()) logger.warn(w.fields, w.message);
   const backend = await openClusterBackend(config, `agent-${config.agentId}`);
   const metrics = new Metrics({ labels: { agent: config.agentId } });
 

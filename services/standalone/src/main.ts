@@ -1,4 +1,4 @@
-import { ConfigError, nodeFlagsWarning } from '@pty-ws/config';
+import { ConfigError, launchWarnings } from '@pty-ws/config';
 import { EDGE_SERVICE, createLogger, isLogLevel, startTracing } from '@pty-ws/telemetry';
 import { startNode } from './start-node';
 
@@ -7,8 +7,7 @@ async function main(): Promise<void> {
   // An invalid level is reported by the config loader below; log at info until then.
   const level = process.env['PTYWS_LOG_LEVEL']?.trim() ?? '';
   const logger = createLogger(isLogLevel(level) ? level : 'info');
-  const flags = nodeFlagsWarning();
-  if (flags) logger.warn(flags.fields, flags.message);
+  for (const w of launchWarnings()) logger.warn(w.fields, w.message);
   // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
   const tracing = startTracing({ serviceName: EDGE_SERVICE });
   let node;
