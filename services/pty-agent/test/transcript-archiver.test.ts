@@ -295,10 +295,32 @@ describe('TranscriptArchiver', () => {
       expect(seqs(await archive.read(S, 0))).toEqual(range(1, 20));
     });
 
-    it('a partial chunk is still written flushMs after its oldest entry, output or not', async () => {
+    it('a partial chunk waits flushMs, then for output to pause (a session being typed in)', async () => {
       const a = archiverOf(archive, 100, 300, { quietMs: 100 });
-      await streamed(a, 1, 20, 20); // 400 ms, never a full chunk
-      expect(await turnsUntil(() => (a.archivedThrough ?? 0) >= 15)).toBe(true);
+      await streamed(a, 1, 20, 20); // 400 ms, never a full chunk, never 100 ms quiet
+      await turnsUntil(() => false, 300);
+      expect(a.archivedThrough).toBe(0);
+      jest.advanceTimersByTime(100);
+      expect(await turnsUntil(() => a.archivedThrough === 20)).toBe(true);
+    });
+
+    it('a partial chunk is written flushMs after its oldest entry when output has paused by then', async () => {
+      const a = archiverOf(archive, 100, 300, { quietMs: 100 });
+      await streamed(a, 1, 3, 20); // 60 ms of output, then quiet
+      jest.advanceTimersByTime(180); // 240 ms after the first entry: quiet, but not flushMs old
+      await turnsUntil(() => false, 300);
+      expect(a.archivedThrough).toBe(0);
+      jest.advanceTimersByTime(70);
+      expect(await turnsUntil(() => a.archivedThrough === 3)).toBe(true);
+    });
+
+    it('a partial chunk waits no longer than maxDeferMs while output keeps coming', async () => {
+      const a = archiverOf(archive, 100, 300, { quietMs: 100, maxDeferMs: 500 });
+      await streamed(a, 1, 40, 20); // 800 ms of output, never a full chunk
+      await turnsUntil(() => false, 300);
+      expect(a.archivedThrough).toBeGreaterThanOrEqual(20);
+      expect(a.archivedThrough).toBeLessThan(40);
+      expect(seqs(await archive.read(S, 0))).toEqual(range(1, a.archivedThrough!));
     });
   });
 });
