@@ -15,11 +15,11 @@
  * each pair shares the machine's state of that moment, and the median of the pairs' ratios is
  * reported beside the ratio of the medians.
  */
-import { Cleanup, sleep } from '../phase';
+import { Cleanup, log, sleep } from '../phase';
 import type { Profile } from '../options';
 import type { FanoutMetric, PairedBaseline } from '../types';
 
-/** One round of a measurement; it must release what it opened before it returns. */
+/** One round of a measurement. */
 export type Round = () => Promise<FanoutMetric>;
 
 /** A baseline's round, run just before each of a target's own rounds. */
@@ -53,13 +53,26 @@ async function medianRound(
   const before: number[] = [];
   for (let i = 0; i < Math.max(1, rounds); i++) {
     if (i > 0) await sleep(pauseMs);
-    if (baseline) before.push(rate(await baseline.round()));
+    if (baseline) before.push(await baselineRate(baseline, rate));
     runs.push(await once());
   }
   const byRate = [...runs].sort((a, b) => rate(a) - rate(b));
   const median = byRate[Math.floor((byRate.length - 1) / 2)] as FanoutMetric;
   if (!baseline) return { median, runs };
   return { median, runs, paired: pairedBaseline(baseline.name, before, runs.map(rate)) };
+}
+
+/**
+ * A baseline round's figure, or NaN when it failed: the target's own round still runs (a broken
+ * baseline must not cost the target its figure); that pair then has no ratio.
+ */
+async function baselineRate(baseline: Baseline, rate: (m: FanoutMetric) => number): Promise<number> {
+  try {
+    return rate(await baseline.round());
+  } catch (err) {
+    log(`  paired ${baseline.name} round failed: ${(err as Error).message}`);
+    return Number.NaN;
+  }
 }
 
 /** Each pair's ratio (target / baseline) and their median, to two decimals as every ratio. */
