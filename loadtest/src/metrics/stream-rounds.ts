@@ -29,10 +29,13 @@ export interface Baseline {
   round: Round;
 }
 
-/** The lower middle for an even count: a figure the runs reached, never an average of two. */
-export function lowerMedian(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
+/**
+ * The middle item by `key`, the lower middle for an even count: a figure the runs reached, never
+ * an average of two. `items` must not be empty.
+ */
+function lowerMiddle<T>(items: readonly T[], key: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
 }
 
 /**
@@ -56,8 +59,7 @@ async function medianRound(
     if (baseline) before.push(await baselineRate(baseline, rate));
     runs.push(await once());
   }
-  const byRate = [...runs].sort((a, b) => rate(a) - rate(b));
-  const median = byRate[Math.floor((byRate.length - 1) / 2)] as FanoutMetric;
+  const median = lowerMiddle(runs, rate);
   if (!baseline) return { median, runs };
   return { median, runs, paired: pairedBaseline(baseline.name, before, runs.map(rate)) };
 }
@@ -83,7 +85,7 @@ export function pairedBaseline(name: string, baseline: number[], own: number[]):
     name,
     rounds: baseline,
     ratios,
-    median_ratio: usable.length > 0 ? lowerMedian(usable) : Number.NaN,
+    median_ratio: usable.length > 0 ? lowerMiddle(usable, (r) => r) : Number.NaN,
   };
 }
 
