@@ -31,8 +31,13 @@ export interface Profile {
   streamBytes: number;
   /** Rounds of the one-reader stream per target; the median round is reported (metrics/stream-rounds.ts). */
   streamRounds: number;
-  /** Pause between those rounds: the service archives a stream's transcript in the pause after it. */
+  /** Pause after a service's round: the service archives a stream's transcript in it. */
   streamRoundPauseMs: number;
+  /**
+   * Pause after a round of a target that archives nothing (raw node-pty, the floors, wetty): only
+   * for the round's PTY and sockets to be gone before the next starts.
+   */
+  streamSettleMs: number;
   /** Observer counts of the fan-out scenarios. */
   observers: number[];
   /**
@@ -61,8 +66,11 @@ const PROFILES: Record<Profile['name'], Profile> = {
     busyRateHz: 20,
     floodBytes: 4_000_000,
     streamBytes: 36_500_000, // 50 MB of output
-    streamRounds: 3,
+    // Single rounds swing by up to a third within a minute on a 2-core VM (loadtest/README, twentieth
+    // session): three rounds put the single-node stream at 0.72-0.86x raw in one hour's runs.
+    streamRounds: 5,
     streamRoundPauseMs: 3000,
+    streamSettleMs: 500,
     observers: [1, 10, 100],
     bigFanout: { observers: 100, floodBytes: 36_500_000, rounds: 3 }, // 50 MB of output
     historyFrames: 1000,
@@ -82,6 +90,7 @@ const PROFILES: Record<Profile['name'], Profile> = {
     streamBytes: 7_300_000,
     streamRounds: 1,
     streamRoundPauseMs: 0,
+    streamSettleMs: 0,
     observers: [1, 10, 50],
     bigFanout: { observers: 100, floodBytes: 7_300_000, rounds: 1 }, // 10 MB
     historyFrames: 150,
@@ -101,6 +110,7 @@ const PROFILES: Record<Profile['name'], Profile> = {
     streamBytes: 200_000,
     streamRounds: 2, // the median's code path, not its steadiness
     streamRoundPauseMs: 100,
+    streamSettleMs: 50,
     observers: [1, 3, 10],
     bigFanout: { observers: 10, floodBytes: 200_000, rounds: 2 }, // the median's code path
     historyFrames: 40,

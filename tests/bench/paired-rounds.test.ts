@@ -21,7 +21,7 @@ const metric = (mbs: number): FanoutMetric => ({
   incomplete_observers: 0,
 });
 
-const profile = { streamRounds: 3, streamRoundPauseMs: 0 } as Profile;
+const profile = { streamRounds: 3, streamRoundPauseMs: 0, streamSettleMs: 0 } as Profile;
 
 /** A round function that returns `figures` in turn and records the order of all calls in `calls`. */
 function rounds(name: string, figures: number[], calls: string[], fail: number[] = []): () => Promise<FanoutMetric> {
@@ -38,7 +38,7 @@ describe('paired rounds', () => {
   it("runs the baseline's round just before each of the target's and reports each pair's ratio and their median", async () => {
     const calls: string[] = [];
     const baseline: Baseline = { name: 'raw-node-pty', round: rounds('raw', [60, 40, 50], calls) };
-    const m = await medianStream(profile, rounds('svc', [48, 36, 30], calls), baseline);
+    const m = await medianStream(profile, rounds('svc', [48, 36, 30], calls), { baseline, archives: true });
     expect(calls).toEqual(['raw0', 'svc0', 'raw1', 'svc1', 'raw2', 'svc2']);
     expect(m.per_observer_mb_s).toBe(36); // the median of the target's own rounds
     expect(m.rounds_mb_s).toEqual([48, 36, 30]);
@@ -54,7 +54,7 @@ describe('paired rounds', () => {
   it("keeps the target's figure when a baseline round fails: that pair has no ratio", async () => {
     const calls: string[] = [];
     const baseline: Baseline = { name: 'raw-node-pty', round: rounds('raw', [60, 0, 50], calls, [1]) };
-    const m = await medianStream(profile, rounds('svc', [48, 36, 30], calls), baseline);
+    const m = await medianStream(profile, rounds('svc', [48, 36, 30], calls), { baseline, archives: true });
     expect(calls).toEqual(['raw0', 'svc0', 'raw1', 'svc1', 'raw2', 'svc2']);
     expect(m.per_observer_mb_s).toBe(36);
     expect(m.paired?.ratios[1]).toBeNaN();
@@ -68,8 +68,26 @@ describe('paired rounds', () => {
 
   it('runs without a baseline as before', async () => {
     const calls: string[] = [];
-    const m = await medianStream(profile, rounds('svc', [48, 36, 30], calls));
+    const m = await medianStream(profile, rounds('svc', [48, 36, 30], calls), { archives: true });
     expect(calls).toEqual(['svc0', 'svc1', 'svc2']);
     expect(m.paired).toBeUndefined();
+  });
+
+  it("pauses after a service's rounds for its transcript, and only settles after the others'", async () => {
+    const paced = { streamRounds: 3, streamRoundPauseMs: 300, streamSettleMs: 0 } as Profile;
+    const gaps = async (archives: boolean): Promise<number[]> => {
+      const starts: number[] = [];
+      await medianStream(
+        paced,
+        () => {
+          starts.push(performance.now());
+          return Promise.resolve(metric(40));
+        },
+        { archives },
+      );
+      return starts.slice(1).map((t, i) => t - (starts[i] as number));
+    };
+    for (const gap of await gaps(true)) expect(gap).toBeGreaterThanOrEqual(290);
+    for (const gap of await gaps(false)) expect(gap).toBeLessThan(290);
   });
 });

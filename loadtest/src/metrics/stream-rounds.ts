@@ -90,17 +90,23 @@ export function pairedBaseline(name: string, baseline: number[], own: number[]):
 }
 
 /**
- * The one-reader stream, `p.streamRounds` times. Rounds are `p.streamRoundPauseMs` apart: the
- * service writes a stream's transcript in the pause after it (ARCHITECTURE, "Archiving yields to
- * live output"), and the next round must not run into that.
+ * The one-reader stream, `p.streamRounds` times. A service's rounds are `p.streamRoundPauseMs`
+ * apart: it writes a stream's transcript in the pause after it (ARCHITECTURE, "Archiving yields to
+ * live output"), and the next round must not run into that. A target that archives nothing
+ * (`archives: false`: raw node-pty, the floors, wetty) only waits `p.streamSettleMs` for its PTY
+ * and sockets to be gone: the pause would add seconds to the run and measure nothing.
  */
-export async function medianStream(p: Profile, once: Round, baseline?: Baseline): Promise<FanoutMetric> {
+export async function medianStream(
+  p: Profile,
+  once: Round,
+  opts: { baseline?: Baseline; archives: boolean },
+): Promise<FanoutMetric> {
   const { median, runs, paired } = await medianRound(
     p.streamRounds,
-    p.streamRoundPauseMs,
+    opts.archives ? p.streamRoundPauseMs : p.streamSettleMs,
     (m) => m.per_observer_mb_s,
     once,
-    baseline,
+    opts.baseline,
   );
   return { ...median, rounds_mb_s: runs.map((r) => r.per_observer_mb_s), ...(paired ? { paired } : {}) };
 }

@@ -70,6 +70,8 @@ export async function benchRaw(p: Profile, result: TargetResult, budget: Budget)
   });
   // Fan-out and attach have no raw equivalent: a PTY has one reader and no history.
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await medianStream(p, () => rawFlood(p.streamBytes, 60_000, c));
+    result.metrics.throughput['1'] = await medianStream(p, () => rawFlood(p.streamBytes, 60_000, c), {
+      archives: false,
+    });
   });
 }

@@ -53,10 +53,9 @@ export async function benchRelayFloor(p: Profile, result: TargetResult, budget: 
     result.metrics.echo_loaded = await relayEcho(p.loadedSessions, echoRun(p), p.busyRateHz, c);
   });
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await medianStream(
-      p,
-      () => relayFlood(p.streamBytes, 60_000, c),
-      rawStreamBaseline(p),
-    );
+    result.metrics.throughput['1'] = await medianStream(p, () => relayFlood(p.streamBytes, 60_000, c), {
+      baseline: rawStreamBaseline(p),
+      archives: false,
+    });
   });
 }

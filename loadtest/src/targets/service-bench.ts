@@ -53,7 +53,10 @@ export async function benchService(svc: Service, p: Profile, result: TargetResul
     await servicePhase(svc, result, `throughput_${n}`, budget, async (c) => {
       result.metrics.throughput[String(n)] =
         n === 1
-          ? await medianStream(p, () => serviceFanout(svc, 1, p.streamBytes, 60_000, c), rawStreamBaseline(p))
+          ? await medianStream(p, () => serviceFanout(svc, 1, p.streamBytes, 60_000, c), {
+              baseline: rawStreamBaseline(p),
+              archives: true,
+            })
           : await serviceFanout(svc, n, p.floodBytes, 60_000, c);
     });
   }

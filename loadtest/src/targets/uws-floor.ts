@@ -90,7 +90,7 @@ export async function benchUwsFloor(p: Profile, result: TargetResult, budget: Bu
     await phase(result, `throughput_${n}`, budget, async (c) => {
       result.metrics.throughput[String(n)] =
         n === 1
-          ? await medianStream(p, () => floorFanout(1, p.streamBytes, 60_000, c))
+          ? await medianStream(p, () => floorFanout(1, p.streamBytes, 60_000, c), { archives: false })
           : await floorFanout(n, p.floodBytes, 60_000, c);
     });
   }

@@ -116,10 +116,9 @@ export async function benchWetty(p: Profile, result: TargetResult, budget: Budge
     result.metrics.echo_1 = await wettyEcho(echoRun(p), c);
   });
   await phase(result, 'throughput_1', budget, async (c) => {
-    result.metrics.throughput['1'] = await medianStream(
-      p,
-      () => wettyFlood(p.streamBytes, 60_000, c),
-      rawStreamBaseline(p),
-    );
+    result.metrics.throughput['1'] = await medianStream(p, () => wettyFlood(p.streamBytes, 60_000, c), {
+      baseline: rawStreamBaseline(p),
+      archives: false,
+    });
   });
 }
