@@ -3,6 +3,7 @@ export { SessionRuntime } from './session/session-runtime';
 /** Kept for importers of the agent package; the class lives in ports (edge and agent share it). */
 export { PtyFailure } from '@pty-ws/ports';
 export { NodePtyHost } from './hosts/node-pty-host';
+export { SpawnerPtyHost } from './hosts/spawner-pty-host';
 export { TaskService } from './tasks/task-service';
 export { ShellTaskExecutor, type TaskExecutor } from './tasks/task-executor';
 export { SESSION_HOST, buildSessionSpec } from './session/session-spec';

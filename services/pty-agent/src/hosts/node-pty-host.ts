@@ -1,8 +1,8 @@
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import * as pty from 'node-pty';
-import type { PtyExit, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
+import type { PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
-import { HeldOutput, LatchedEvent } from './held-events';
+import { PtyMasterProcess } from './pty-master-process';
 import { writeToPty } from './pty-write';
 
 /** After exit, the tty counts as drained once it has been silent this long. */
@@ -65,30 +65,18 @@ function drainBeforeExit(term: pty.IPty, lastDataAt: () => number): void {
   };
 }
 
-/** Output and exit are held until the first listener attaches (HeldOutput, LatchedEvent). */
-class NodePtyProcess implements PtyProcess {
-  lastDataAt = Date.now();
-  private readonly data = new HeldOutput<Uint8Array>();
-  private readonly exit = new LatchedEvent<PtyExit>();
-
+/** A program node-pty forked; output and exit are held until the first listener attaches. */
+class NodePtyProcess extends PtyMasterProcess {
   constructor(private readonly term: pty.IPty) {
+    super();
     // Spawned with encoding null: data arrives as Buffers of raw bytes.
-    term.onData((data) => {
-      this.lastDataAt = Date.now();
-      this.data.emit(data as unknown as Uint8Array);
-    });
+    term.onData((data) => this.received(data as unknown as Uint8Array));
     term.onExit(({ exitCode, signal }) => {
-      this.exit.fire({ exitCode: signal ? null : exitCode, signal: signal ? signal : null });
+      this.exited({ exitCode: signal ? null : exitCode, signal: signal ? signal : null });
     });
   }
   get pid(): number {
     return this.term.pid;
-  }
-  onData(listener: (data: Uint8Array) => void): void {
-    this.data.subscribe(listener);
-  }
-  onExit(listener: (exit: PtyExit) => void): void {
-    this.exit.subscribe(listener);
   }
   write(data: Uint8Array): void {
     writeToPty(this.term, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
@@ -99,15 +87,10 @@ class NodePtyProcess implements PtyProcess {
   kill(signal?: string): void {
     this.term.kill(signal);
   }
-  paused = false;
-  pause(): void {
-    if (this.paused) return;
-    this.paused = true;
+  protected stopReading(): void {
     this.term.pause();
   }
-  resume(): void {
-    if (!this.paused) return;
-    this.paused = false;
+  protected startReading(): void {
     this.term.resume();
   }
 }

@@ -2,6 +2,7 @@ import type { ManagedPtyHost, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/p
 import type { SessionHostCapabilities } from '@pty-ws/protocol';
 import { agentPaths, type AgentPaths } from '../agent-paths';
 import { NodePtyHost } from './node-pty-host';
+import { SpawnerPtyHost } from './spawner-pty-host';
 import { createScreenHost } from './screen-host';
 import { MULTIPLEXERS, sessionHostCapabilities, type ManagedBackend } from './session-host-capabilities';
 import { createTmuxHost } from './tmux-host';
@@ -15,11 +16,15 @@ export interface SessionHostsOptions {
 }
 
 /**
- * Every backend this agent hosts behind one PtyHost: native node-pty, plus tmux and screen when
+ * Every backend this agent hosts behind one PtyHost: native ptys, plus tmux and screen when
  * installed, each on sockets private to this agent id under the state directory.
  */
 export class SessionHosts implements PtyHost {
-  readonly native = new NodePtyHost();
+  /**
+   * Native sessions are started by the agent's spawner process, so the agent never forks itself
+   * (spawner/spawner-main.ts); where the spawner cannot run (no `setsid`), node-pty forks the agent.
+   */
+  readonly native: PtyHost = SpawnerPtyHost.find() ?? new NodePtyHost();
   readonly managed: readonly ManagedPtyHost[];
   readonly capabilities: SessionHostCapabilities;
   readonly paths: AgentPaths;

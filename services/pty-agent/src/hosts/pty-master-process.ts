@@ -1,0 +1,52 @@
+import type { PtyExit, PtyProcess } from '@pty-ws/ports';
+import type { TerminalSize } from '@pty-ws/protocol';
+import { HeldOutput, LatchedEvent } from './held-events';
+
+/**
+ * What a PtyProcess whose master the agent reads has in common, whoever started the program
+ * (node-pty forking the agent, or the spawner): output and exit held for late listeners, the time
+ * of the last output (the drain before exit waits for quiet), and pausing the reader, which a
+ * drain must also wait out.
+ */
+export abstract class PtyMasterProcess implements PtyProcess {
+  lastDataAt = Date.now();
+  paused = false;
+  private readonly data = new HeldOutput<Uint8Array>();
+  private readonly exit = new LatchedEvent<PtyExit>();
+
+  abstract readonly pid: number;
+  abstract write(data: Uint8Array): void;
+  abstract resize(size: TerminalSize): void;
+  abstract kill(signal?: string): void;
+  protected abstract stopReading(): void;
+  protected abstract startReading(): void;
+
+  onData(listener: (data: Uint8Array) => void): void {
+    this.data.subscribe(listener);
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.exit.subscribe(listener);
+  }
+
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.stopReading();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.startReading();
+  }
+
+  protected received(chunk: Uint8Array): void {
+    this.lastDataAt = Date.now();
+    this.data.emit(chunk);
+  }
+
+  protected exited(exit: PtyExit): void {
+    this.exit.fire(exit);
+  }
+}

@@ -1,0 +1,52 @@
+import { closeSync } from 'node:fs';
+import type { PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
+import { nativePty, type NativePty } from './spawner/native-pty';
+import { PtySpawner } from './spawner/pty-spawner';
+import { SpawnedPtyProcess } from './spawner/spawned-pty';
+
+/**
+ * The `native` backend without forking the agent: the agent opens the pty pair and its spawner
+ * process (spawner/spawner-main.ts) starts the program on it. Same PtyProcess as NodePtyHost's.
+ */
+export class SpawnerPtyHost implements PtyHost {
+  constructor(
+    private readonly spawner: PtySpawner,
+    private readonly native: NativePty,
+  ) {}
+
+  /** This host when the spawner can run here (its script is built, setsid and stty exist), else undefined. */
+  static find(): SpawnerPtyHost | undefined {
+    const spawner = PtySpawner.find();
+    const native = nativePty();
+    return spawner && native ? new SpawnerPtyHost(spawner, native) : undefined;
+  }
+
+  async spawn(_sessionId: string, spec: SessionSpec): Promise<PtyProcess> {
+    const [file, ...args] = spec.argv;
+    if (!file) throw new Error('argv is empty');
+    const pair = this.native.open(spec.size.cols, spec.size.rows);
+    try {
+      const program = await this.spawner.spawn({
+        tty: pair.pty,
+        file,
+        args,
+        // As node-pty sets them for a program it forks.
+        env: { ...spec.env, PWD: spec.cwd, TERM: spec.env['TERM'] ?? 'xterm-256color' },
+        cwd: spec.cwd,
+      });
+      return new SpawnedPtyProcess(pair, program, this.native);
+    } catch (err) {
+      closeQuietly(pair.master);
+      closeQuietly(pair.slave);
+      throw err;
+    }
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}

@@ -1,0 +1,156 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { constants as osConstants } from 'node:os';
+import type { PtyExit } from '@pty-ws/ports';
+import { LatchedEvent } from '../held-events';
+import type { SpawnRequest, SpawnerEvent } from './messages';
+
+/** A program the spawner started: its pid, and its exit once it happens. */
+export interface SpawnedProgram {
+  pid: number;
+  onExit(listener: (exit: PtyExit) => void): void;
+}
+
+/** A request not answered yet, or a program that has not exited. */
+interface Outstanding {
+  pid?: number;
+  started: { resolve: (pid: number) => void; reject: (err: Error) => void };
+  exited: (exit: PtyExit) => void;
+}
+
+/** How often a program whose spawner died is checked for (its exit status is lost with the spawner). */
+const ORPHAN_POLL_MS = 1000;
+
+/**
+ * The agent's side of spawner-main.ts: starts the spawner when first needed and routes its answers.
+ * The spawner never keeps the agent alive: its channel is referenced only while a request or a
+ * program is outstanding.
+ */
+export class PtySpawner {
+  private child: ChildProcess | undefined;
+  private nextId = 1;
+  /** Requests not answered yet, and programs that have not exited: by request id. */
+  private readonly open = new Map<number, Outstanding>();
+
+  constructor(
+    private readonly script: string,
+    private readonly setsid: string,
+    private readonly stty: string,
+  ) {}
+
+  /** The spawner, when its script is built and `setsid` (util-linux, with --ctty) and `stty` exist. */
+  static find(): PtySpawner | undefined {
+    const script = spawnerScript();
+    const setsid = onPath('setsid');
+    const stty = onPath('stty');
+    return script && setsid && stty ? new PtySpawner(script, setsid, stty) : undefined;
+  }
+
+  spawn(req: Omit<SpawnRequest, 'type' | 'id'>): Promise<SpawnedProgram> {
+    const child = this.running();
+    const id = this.nextId++;
+    const exit = new LatchedEvent<PtyExit>();
+    return new Promise<SpawnedProgram>((resolve, reject) => {
+      this.open.set(id, {
+        started: { resolve: (pid) => resolve({ pid, onExit: (l) => exit.subscribe(l) }), reject },
+        exited: (e) => exit.fire(e),
+      });
+      this.reference();
+      child.send({ type: 'spawn', id, ...req } satisfies SpawnRequest, (err) => {
+        if (err) this.settle(id, undefined, err);
+      });
+    });
+  }
+
+  private running(): ChildProcess {
+    if (this.child && this.child.connected) return this.child;
+    // Small and started once: the one fork of the agent this costs is made while nothing else waits on it.
+    const child = fork(this.script, [this.setsid, this.stty], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: ['--max-old-space-size=32'],
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    });
+    child.on('message', (event: SpawnerEvent) => this.onEvent(event));
+    child.once('exit', () => this.lost(child));
+    child.unref();
+    this.child = child;
+    this.reference();
+    return child;
+  }
+
+  private onEvent(event: SpawnerEvent): void {
+    const entry = this.open.get(event.id);
+    if (!entry) return;
+    if (event.type === 'spawned') {
+      entry.pid = event.pid;
+      entry.started.resolve(event.pid);
+    } else if (event.type === 'failed') {
+      this.settle(event.id, undefined, new Error(event.message));
+    } else {
+      this.settle(event.id, { exitCode: event.signal ? null : event.code, signal: signalNumber(event.signal) });
+    }
+  }
+
+  /** A request failed or a program exited: it no longer holds the spawner. */
+  private settle(id: number, exit: PtyExit | undefined, err?: Error): void {
+    const entry = this.open.get(id);
+    if (!entry) return;
+    this.open.delete(id);
+    if (err) entry.started.reject(err);
+    if (exit) entry.exited(exit);
+    this.reference();
+  }
+
+  /**
+   * The spawner died (killed, out of memory): requests fail, and programs it started, whose exit
+   * status went with it, are watched until they are gone. A later spawn starts a new spawner.
+   */
+  private lost(child: ChildProcess): void {
+    if (this.child === child) this.child = undefined;
+    for (const [id, entry] of [...this.open]) {
+      if (entry.pid === undefined) this.settle(id, undefined, new Error('the pty spawner exited'));
+      else watchOrphan(entry.pid, () => this.settle(id, { exitCode: null, signal: null }));
+    }
+  }
+
+  /** The channel keeps the agent alive only while something is outstanding. */
+  private reference(): void {
+    const channel = this.child?.channel as { ref?: () => void; unref?: () => void } | null | undefined;
+    if (this.open.size > 0) channel?.ref?.();
+    else channel?.unref?.();
+  }
+}
+
+function watchOrphan(pid: number, gone: () => void): void {
+  const timer = setInterval(() => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      clearInterval(timer);
+      gone();
+    }
+  }, ORPHAN_POLL_MS);
+}
+
+function signalNumber(name: string | null): number | null {
+  if (!name) return null;
+  return (osConstants.signals as Record<string, number>)[name] ?? null;
+}
+
+function onPath(program: string): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter)) {
+    const candidate = join(dir, program);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function spawnerScript(): string | undefined {
+  // Compiled: next to this file. Under ts-jest this file is the .ts source: use the build's.
+  const candidates = [
+    join(__dirname, 'spawner-main.js'),
+    join(__dirname, '..', '..', '..', 'dist', 'hosts', 'spawner', 'spawner-main.js'),
+  ];
+  return candidates.find((p) => existsSync(p));
+}

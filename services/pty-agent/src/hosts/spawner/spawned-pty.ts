@@ -1,0 +1,94 @@
+import { closeSync } from 'node:fs';
+import { ReadStream } from 'node:tty';
+import type { PtyExit } from '@pty-ws/ports';
+import type { TerminalSize } from '@pty-ws/protocol';
+import { PtyMasterProcess } from '../pty-master-process';
+import { FdWriter } from './fd-writer';
+import type { NativePty, PtyPair } from './native-pty';
+import type { SpawnedProgram } from './pty-spawner';
+
+/** After exit, the tty counts as drained once it has been silent this long (and this long after the exit). */
+const DRAIN_QUIET_MS = 50;
+/** Upper bound on waiting for a tty that keeps producing output after its process exited. */
+const DRAIN_SAFETY_MS = 5000;
+
+/**
+ * A program the spawner started on a pty pair this process opened: the agent reads and writes the
+ * master here, as node-pty did for a program it forked. `onExit` comes after the last byte of
+ * output: the agent keeps its own slave fd open until the tty has been quiet for DRAIN_QUIET_MS
+ * after the exit (the kernel discards unread output when the last slave fd closes), as
+ * node-pty-host.ts does for node-pty's own exit.
+ */
+export class SpawnedPtyProcess extends PtyMasterProcess {
+  private readonly reader: ReadStream;
+  private readonly writer: FdWriter;
+  private closed = false;
+
+  constructor(
+    private readonly pair: PtyPair,
+    private readonly program: SpawnedProgram,
+    private readonly native: NativePty,
+  ) {
+    super();
+    this.reader = new ReadStream(pair.master);
+    this.reader.on('data', (chunk: Buffer) => this.received(chunk));
+    // EAGAIN when a read finds nothing yet; EIO once every slave fd is closed. Neither is news:
+    // the exit comes from the spawner.
+    this.reader.on('error', () => undefined);
+    this.writer = new FdWriter(pair.master);
+    program.onExit((exit) => this.drainThen(exit));
+  }
+
+  get pid(): number {
+    return this.program.pid;
+  }
+
+  write(data: Uint8Array): void {
+    this.writer.write(data);
+  }
+
+  resize(size: TerminalSize): void {
+    if (this.closed) return;
+    this.native.resize(this.pair.master, size.cols, size.rows);
+  }
+
+  kill(signal?: string): void {
+    try {
+      process.kill(this.pid, (signal ?? 'SIGHUP') as NodeJS.Signals);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  protected stopReading(): void {
+    this.reader.pause();
+  }
+
+  protected startReading(): void {
+    this.reader.resume();
+  }
+
+  /** A paused reader is never quiet: what the tty holds must still be read first (up to DRAIN_SAFETY_MS). */
+  private drainThen(exit: PtyExit): void {
+    const exitedAt = Date.now();
+    const deadline = exitedAt + DRAIN_SAFETY_MS;
+    const check = (): void => {
+      const now = Date.now();
+      const quiet = !this.paused && now - Math.max(this.lastDataAt, exitedAt) >= DRAIN_QUIET_MS;
+      if (quiet || now >= deadline) void this.close().then(() => this.exited(exit));
+      else setTimeout(check, DRAIN_QUIET_MS).unref();
+    };
+    setTimeout(check, DRAIN_QUIET_MS).unref();
+  }
+
+  private async close(): Promise<void> {
+    this.closed = true;
+    try {
+      closeSync(this.pair.slave);
+    } catch {
+      // already closed
+    }
+    await this.writer.dispose(); // no write may still run on the master when it is closed
+    this.reader.destroy();
+  }
+}
