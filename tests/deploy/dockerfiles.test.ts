@@ -209,6 +209,12 @@ describe.each(IMAGES)('$file', ({ file, entry, expose, name }) => {
     expect(of(final, 'RUN').some((r) => /apt-get install[^&]*\btini\b/.test(r.getArgumentsContent() ?? ''))).toBe(true);
   });
 
+  (name === 'agent' ? test : test.skip)("the agent's image has what its spawner runs: setsid and stty", () => {
+    const installs = of(final, 'RUN').map((r) => r.getArgumentsContent() ?? '');
+    for (const pkg of ['util-linux', 'coreutils'])
+      expect(installs.some((r) => new RegExp(`apt-get install[^&]*\\b${pkg}\\b`).test(r))).toBe(true);
+  });
+
   test('no secrets: no credentials in ENV/ARG, every PTYWS_* name from the contract', () => {
     const props = [...df.getENVs(), ...df.getARGs()].flatMap((i) =>
       (i as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] }).getProperties(),
