@@ -14,6 +14,8 @@ export interface SpawnedProgram {
 
 /** A request not answered yet, or a program that has not exited. */
 interface Outstanding {
+  /** The spawner asked: only its death fails the request or orphans the program. */
+  spawner: ChildProcess;
   pid?: number;
   started: { resolve: (pid: number) => void; reject: (err: Error) => void };
   exited: (exit: PtyExit) => void;
@@ -32,6 +34,8 @@ export class PtySpawner {
   private nextId = 1;
   /** Requests not answered yet, and programs that have not exited: by request id. */
   private readonly open = new Map<number, Outstanding>();
+  /** Spawners already given up on ('error' and 'exit' may both come). */
+  private readonly gone = new WeakSet<ChildProcess>();
 
   constructor(
     private readonly script: string,
@@ -53,6 +57,7 @@ export class PtySpawner {
     const exit = new LatchedEvent<PtyExit>();
     return new Promise<SpawnedProgram>((resolve, reject) => {
       this.open.set(id, {
+        spawner: child,
         started: { resolve: (pid) => resolve({ pid, onExit: (l) => exit.subscribe(l) }), reject },
         exited: (e) => exit.fire(e),
       });
@@ -65,7 +70,8 @@ export class PtySpawner {
 
   private running(): ChildProcess {
     if (this.child && this.child.connected) return this.child;
-    // Small and started once: the one fork of the agent this costs is made while nothing else waits on it.
+    // Forked at the first native session, usually while the agent is still small: the one fork of
+    // the agent this costs (and again only if the spawner dies).
     const child = fork(this.script, [this.setsid, this.stty], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: ['--max-old-space-size=32'],
@@ -73,6 +79,11 @@ export class PtySpawner {
     });
     child.on('message', (event: SpawnerEvent) => this.onEvent(event));
     child.once('exit', () => this.lost(child));
+    // Could not be started, or a message could not be sent to it: it is of no more use.
+    child.once('error', () => {
+      child.kill('SIGKILL');
+      this.lost(child);
+    });
     child.unref();
     this.child = child;
     this.reference();
@@ -107,8 +118,11 @@ export class PtySpawner {
    * status went with it, are watched until they are gone. A later spawn starts a new spawner.
    */
   private lost(child: ChildProcess): void {
+    if (this.gone.has(child)) return;
+    this.gone.add(child);
     if (this.child === child) this.child = undefined;
     for (const [id, entry] of [...this.open]) {
+      if (entry.spawner !== child) continue;
       if (entry.pid === undefined) this.settle(id, undefined, new Error('the pty spawner exited'));
       else watchOrphan(entry.pid, () => this.settle(id, { exitCode: null, signal: null }));
     }

@@ -23,6 +23,8 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
   private readonly reader: ReadStream;
   private readonly writer: FdWriter;
   private closed = false;
+  /** The program has ended: its pid may already be another process's. */
+  private ended = false;
 
   constructor(
     private readonly pair: PtyPair,
@@ -53,6 +55,7 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
   }
 
   kill(signal?: string): void {
+    if (this.ended) return;
     try {
       process.kill(this.pid, (signal ?? 'SIGHUP') as NodeJS.Signals);
     } catch {
@@ -70,6 +73,7 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
 
   /** A paused reader is never quiet: what the tty holds must still be read first (up to DRAIN_SAFETY_MS). */
   private drainThen(exit: PtyExit): void {
+    this.ended = true;
     const exitedAt = Date.now();
     const deadline = exitedAt + DRAIN_SAFETY_MS;
     const check = (): void => {
