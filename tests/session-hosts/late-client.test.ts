@@ -16,15 +16,34 @@ jest.setTimeout(30_000);
 
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/tmp', TERM: 'xterm-256color' };
 
-/** The multiplexer server behind the agent's client (the client is this process's child). */
+/** Pids of `pgrep args`, none when nothing matches (pgrep then exits 1). */
+function pgrep(args: string[]): string[] {
+  try {
+    return execFileSync('pgrep', args).toString().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The multiplexer server behind the agent's client. The client is a child of the agent's spawner
+ * (a child of this process) or, where node-pty forks the agent, of this process itself.
+ */
 function serverPid(backend: ManagedBackend, paths: AgentPaths, name: string): number {
   let out: string;
   if (backend === 'tmux') {
     out = execFileSync('tmux', ['-S', paths.tmuxSocket, 'display-message', '-p', '#{pid}'], { env }).toString();
   } else {
-    const client = execFileSync('pgrep', ['-P', String(process.pid), '-f', name])
-      .toString()
-      .trim();
+    const ours = new Set([String(process.pid), ...pgrep(['-P', String(process.pid)])]);
+    const parentOf = (pid: string): string => {
+      try {
+        return execFileSync('ps', ['-o', 'ppid=', '-p', pid]).toString().trim();
+      } catch {
+        return ''; // gone meanwhile
+      }
+    };
+    const client = pgrep(['-f', name]).find((pid) => ours.has(parentOf(pid)));
+    if (!client) throw new Error(`no ${backend} client of ${name} found`);
     out = execFileSync('pgrep', ['-P', client]).toString();
   }
   const pid = Number(out.trim());

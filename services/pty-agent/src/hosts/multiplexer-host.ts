@@ -1,11 +1,11 @@
-import type { ManagedPtyHost, PtyExit, SessionSpec } from '@pty-ws/ports';
+import type { ManagedPtyHost, PtyExit, PtyHost, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 import { ManagedProcess, type SessionEnder } from './managed-process';
 import { NodePtyHost } from './node-pty-host';
 import type { ManagedBackend } from './session-host-capabilities';
 import type { StatusFiles } from './status-files';
 
-/** How the agent's node-pty client is started: creating the session attached, or attaching. */
+/** How the agent's client is started: creating the session attached, or attaching. */
 export interface ClientCommand {
   argv: string[];
   env: Record<string, string>;
@@ -36,8 +36,8 @@ const CSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 /**
  * A managed backend: the program runs in a multiplexer session named after the pty-ws session,
- * and the agent attaches a node-pty client to it (NodePtyHost, so the drain-before-exit
- * guarantee holds for the client too). The session outlives the client, which is what lets a
+ * and the agent attaches a client to it on a pty of its own (started like a native session, so
+ * the drain-before-exit guarantee holds for the client too). The session outlives the client, which is what lets a
  * restarted agent re-attach.
  */
 export class MultiplexerHost implements ManagedPtyHost {
@@ -45,7 +45,8 @@ export class MultiplexerHost implements ManagedPtyHost {
 
   constructor(
     private readonly mux: Multiplexer,
-    private readonly clients = new NodePtyHost(),
+    /** Starts the clients: SessionHosts passes its native host (the spawner), so they do not fork the agent. */
+    private readonly clients: PtyHost = new NodePtyHost(),
   ) {}
 
   get backend(): ManagedBackend {
@@ -62,7 +63,7 @@ export class MultiplexerHost implements ManagedPtyHost {
     }
     this.mux.files.remove(sessionId); // leftovers of an earlier session with this id
     this.mux.files.writeSize(sessionId, spec.size);
-    const proc = this.start(sessionId, spec, this.mux.createCommand(sessionId, spec), spec.size);
+    const proc = await this.start(sessionId, spec, this.mux.createCommand(sessionId, spec), spec.size);
     await this.started(proc);
     await this.release(proc);
     return proc;
@@ -72,7 +73,7 @@ export class MultiplexerHost implements ManagedPtyHost {
     this.prepare();
     // The size the previous agent last gave it, so attaching does not resize the program.
     const size = this.mux.files.readSize(sessionId) ?? spec.size;
-    const proc = this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
+    const proc = await this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
     await this.started(proc);
     await this.release(proc); // the previous agent may have died before releasing it
     return { proc, size };
@@ -97,8 +98,13 @@ export class MultiplexerHost implements ManagedPtyHost {
     this.prepared = true;
   }
 
-  private start(name: string, spec: SessionSpec, cmd: ClientCommand, size: TerminalSize): ManagedProcess {
-    const client = this.clients.spawn(name, {
+  private async start(
+    name: string,
+    spec: SessionSpec,
+    cmd: ClientCommand,
+    size: TerminalSize,
+  ): Promise<ManagedProcess> {
+    const client = await this.clients.spawn(name, {
       ...spec,
       argv: cmd.argv,
       env: cmd.env,

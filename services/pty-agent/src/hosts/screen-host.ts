@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionSpec } from '@pty-ws/ports';
+import type { PtyHost, SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from '../agent-paths';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
 import { MultiplexerHost } from './multiplexer-host';
@@ -182,6 +182,6 @@ async function finishedFile(file: string): Promise<string | undefined> {
 }
 
 /** The `screen`/`managed` backend, with SCREENDIR private to this agent. */
-export function createScreenHost(program: string, paths: AgentPaths): MultiplexerHost {
-  return new MultiplexerHost(new Screen(program, paths));
+export function createScreenHost(program: string, paths: AgentPaths, clients?: PtyHost): MultiplexerHost {
+  return new MultiplexerHost(new Screen(program, paths), clients);
 }

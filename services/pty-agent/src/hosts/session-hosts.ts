@@ -21,8 +21,9 @@ export interface SessionHostsOptions {
  */
 export class SessionHosts implements PtyHost {
   /**
-   * Native sessions are started by the agent's spawner process, so the agent never forks itself
-   * (spawner/spawner-main.ts); where the spawner cannot run (no `setsid`), node-pty forks the agent.
+   * Native sessions, and the multiplexers' clients, are started by the agent's spawner process, so
+   * the agent never forks itself (spawner/spawner-main.ts); where the spawner cannot run (no
+   * `setsid`), node-pty forks the agent.
    */
   readonly native: PtyHost = SpawnerPtyHost.find() ?? new NodePtyHost();
   readonly managed: readonly ManagedPtyHost[];
@@ -33,8 +34,8 @@ export class SessionHosts implements PtyHost {
     this.paths = agentPaths(opts.stateDir, opts.agentId);
     const programs = opts.multiplexers ?? MULTIPLEXERS;
     const managed: ManagedPtyHost[] = [];
-    if (programs.tmux) managed.push(createTmuxHost(programs.tmux, this.paths));
-    if (programs.screen) managed.push(createScreenHost(programs.screen, this.paths));
+    if (programs.tmux) managed.push(createTmuxHost(programs.tmux, this.paths, this.native));
+    if (programs.screen) managed.push(createScreenHost(programs.screen, this.paths, this.native));
     this.managed = managed;
     this.capabilities = sessionHostCapabilities(managed.map((h) => h.backend as ManagedBackend));
   }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { SessionSpec } from '@pty-ws/ports';
+import type { PtyHost, SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from '../agent-paths';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
 import { MultiplexerHost } from './multiplexer-host';
@@ -240,6 +240,6 @@ class Tmux implements Multiplexer {
 }
 
 /** The `tmux`/`managed` backend on the agent's private socket. */
-export function createTmuxHost(program: string, paths: AgentPaths): MultiplexerHost {
-  return new MultiplexerHost(new Tmux(program, paths));
+export function createTmuxHost(program: string, paths: AgentPaths, clients?: PtyHost): MultiplexerHost {
+  return new MultiplexerHost(new Tmux(program, paths), clients);
 }
