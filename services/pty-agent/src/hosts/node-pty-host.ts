@@ -5,11 +5,6 @@ import type { TerminalSize } from '@pty-ws/protocol';
 import { PtyMasterProcess } from './pty-master-process';
 import { writeToPty } from './pty-write';
 
-/** After exit, the tty counts as drained once it has been silent this long. */
-const DRAIN_QUIET_MS = 50;
-/** Upper bound on waiting for a tty that keeps producing output after its process exited. */
-const DRAIN_SAFETY_MS = 5000;
-
 interface TtySocketInternals {
   ptsName?: string;
   _socket?: { destroy: (...args: unknown[]) => unknown };
@@ -21,10 +16,10 @@ interface TtySocketInternals {
  * `seq 1 60000`): the kernel hangs the master up as soon as the last slave fd closes, discarding
  * unread output, and node-pty force-destroys the tty socket 200 ms after exit. So the agent holds
  * its own slave fd open (the master then never sees the hangup), and when node-pty asks for the
- * destroy we wait until the tty has been quiet for DRAIN_QUIET_MS, then close our slave fd and let
- * the destroy — and with it node-pty's exit event — proceed.
+ * destroy we wait until the tty has been quiet (`whenQuiet`), then close our slave fd and let the
+ * destroy — and with it node-pty's exit event — proceed.
  */
-function drainBeforeExit(term: pty.IPty, lastDataAt: () => number): void {
+function drainBeforeExit(term: pty.IPty, proc: PtyMasterProcess): void {
   const internals = term as unknown as TtySocketInternals;
   const socket = internals._socket;
   if (!socket || typeof socket.destroy !== 'function') return;
@@ -50,17 +45,10 @@ function drainBeforeExit(term: pty.IPty, lastDataAt: () => number): void {
       releaseSlave();
       return destroyNow(...args);
     }
-    const deadline = Date.now() + DRAIN_SAFETY_MS;
-    const check = () => {
-      const now = Date.now();
-      if (now - lastDataAt() >= DRAIN_QUIET_MS || now >= deadline) {
-        releaseSlave();
-        destroyNow(...args);
-      } else {
-        setTimeout(check, DRAIN_QUIET_MS).unref();
-      }
-    };
-    check();
+    proc.whenQuiet(Number.NEGATIVE_INFINITY, () => {
+      releaseSlave();
+      destroyNow(...args);
+    });
     return socket;
   };
 }
@@ -109,8 +97,7 @@ export class NodePtyHost implements PtyHost {
       encoding: null,
     });
     const proc = new NodePtyProcess(term);
-    // A paused reader is never quiet: what the tty holds must still be read before the destroy.
-    drainBeforeExit(term, () => (proc.paused ? Date.now() : proc.lastDataAt));
+    drainBeforeExit(term, proc);
     return proc;
   }
 }

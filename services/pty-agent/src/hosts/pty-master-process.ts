@@ -2,6 +2,11 @@ import type { PtyExit, PtyProcess } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 import { HeldOutput, LatchedEvent } from './held-events';
 
+/** After exit, the tty counts as drained once it has been silent this long. */
+const DRAIN_QUIET_MS = 50;
+/** Upper bound on waiting for a tty that keeps producing output after its process exited. */
+const DRAIN_SAFETY_MS = 5000;
+
 /**
  * What a PtyProcess whose master the agent reads has in common, whoever started the program
  * (node-pty forking the agent, or the spawner): output and exit held for late listeners, the time
@@ -39,6 +44,22 @@ export abstract class PtyMasterProcess implements PtyProcess {
     if (!this.paused) return;
     this.paused = false;
     this.startReading();
+  }
+
+  /**
+   * Calls `then` once the tty has been silent DRAIN_QUIET_MS, counted from its last output and
+   * from `since`, or after DRAIN_SAFETY_MS at the latest. A paused reader is never quiet: what the
+   * tty holds must still be read first.
+   */
+  whenQuiet(since: number, then: () => void): void {
+    const deadline = Date.now() + DRAIN_SAFETY_MS;
+    const check = (): void => {
+      const now = Date.now();
+      const quiet = !this.paused && now - Math.max(this.lastDataAt, since) >= DRAIN_QUIET_MS;
+      if (quiet || now >= deadline) then();
+      else setTimeout(check, DRAIN_QUIET_MS).unref();
+    };
+    check();
   }
 
   protected received(chunk: Uint8Array): void {

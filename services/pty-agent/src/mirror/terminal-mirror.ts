@@ -6,10 +6,9 @@
  * the parse runs on another core, behind the stream: Output never waits for it, only a snapshot
  * does (it is answered once the worker has parsed what was written before it).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { TerminalState, primeKeyframes, type ScreenSnapshot } from '@pty-ws/terminal-state';
+import { builtScript } from '../built-script';
 import type { FromMirror, ToMirror } from './messages';
 
 /** What SessionRuntime needs of its mirror: TerminalState's API, in-thread or in the worker. */
@@ -64,12 +63,7 @@ export function primeMirror(thread: 'main' | 'worker'): Promise<void> {
 }
 
 function workerScript(): string | undefined {
-  // Compiled: next to this file. Under ts-jest this file is the .ts source: use the build's.
-  const candidates = [
-    join(__dirname, 'mirror-worker.js'),
-    join(__dirname, '..', '..', 'dist', 'mirror', 'mirror-worker.js'),
-  ];
-  return candidates.find((p) => existsSync(p));
+  return builtScript('mirror/mirror-worker.js');
 }
 
 let shared: MirrorPool | undefined;

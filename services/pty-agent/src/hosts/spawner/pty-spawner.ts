@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { constants as osConstants } from 'node:os';
 import type { PtyExit } from '@pty-ws/ports';
+import { builtScript } from '../../built-script';
+import { findExecutable } from '../executables';
 import { LatchedEvent } from '../held-events';
 import type { SpawnRequest, SpawnerEvent } from './messages';
 
@@ -45,9 +45,9 @@ export class PtySpawner {
 
   /** The spawner, when its script is built and `setsid` (util-linux, with --ctty) and `stty` exist. */
   static find(): PtySpawner | undefined {
-    const script = spawnerScript();
-    const setsid = onPath('setsid');
-    const stty = onPath('stty');
+    const script = builtScript('hosts/spawner/spawner-main.js');
+    const setsid = findExecutable('setsid');
+    const stty = findExecutable('stty');
     return script && setsid && stty ? new PtySpawner(script, setsid, stty) : undefined;
   }
 
@@ -150,21 +150,4 @@ function watchOrphan(pid: number, gone: () => void): void {
 function signalNumber(name: string | null): number | null {
   if (!name) return null;
   return (osConstants.signals as Record<string, number>)[name] ?? null;
-}
-
-function onPath(program: string): string | undefined {
-  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter)) {
-    const candidate = join(dir, program);
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function spawnerScript(): string | undefined {
-  // Compiled: next to this file. Under ts-jest this file is the .ts source: use the build's.
-  const candidates = [
-    join(__dirname, 'spawner-main.js'),
-    join(__dirname, '..', '..', '..', 'dist', 'hosts', 'spawner', 'spawner-main.js'),
-  ];
-  return candidates.find((p) => existsSync(p));
 }

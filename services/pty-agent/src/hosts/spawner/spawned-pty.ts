@@ -7,16 +7,11 @@ import { FdWriter } from './fd-writer';
 import type { NativePty, PtyPair } from './native-pty';
 import type { SpawnedProgram } from './pty-spawner';
 
-/** After exit, the tty counts as drained once it has been silent this long (and this long after the exit). */
-const DRAIN_QUIET_MS = 50;
-/** Upper bound on waiting for a tty that keeps producing output after its process exited. */
-const DRAIN_SAFETY_MS = 5000;
-
 /**
  * A program the spawner started on a pty pair this process opened: the agent reads and writes the
  * master here, as node-pty did for a program it forked. `onExit` comes after the last byte of
- * output: the agent keeps its own slave fd open until the tty has been quiet for DRAIN_QUIET_MS
- * after the exit (the kernel discards unread output when the last slave fd closes), as
+ * output: the agent keeps its own slave fd open until the tty has been quiet (`whenQuiet`) since
+ * the exit (the kernel discards unread output when the last slave fd closes), as
  * node-pty-host.ts does for node-pty's own exit.
  */
 export class SpawnedPtyProcess extends PtyMasterProcess {
@@ -71,18 +66,9 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
     this.reader.resume();
   }
 
-  /** A paused reader is never quiet: what the tty holds must still be read first (up to DRAIN_SAFETY_MS). */
   private drainThen(exit: PtyExit): void {
     this.ended = true;
-    const exitedAt = Date.now();
-    const deadline = exitedAt + DRAIN_SAFETY_MS;
-    const check = (): void => {
-      const now = Date.now();
-      const quiet = !this.paused && now - Math.max(this.lastDataAt, exitedAt) >= DRAIN_QUIET_MS;
-      if (quiet || now >= deadline) void this.close().then(() => this.exited(exit));
-      else setTimeout(check, DRAIN_QUIET_MS).unref();
-    };
-    setTimeout(check, DRAIN_QUIET_MS).unref();
+    this.whenQuiet(Date.now(), () => void this.close().then(() => this.exited(exit)));
   }
 
   private async close(): Promise<void> {
