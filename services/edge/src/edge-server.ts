@@ -103,7 +103,6 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   // uWS drops frames to a socket past maxBackpressure: the hub skips it forward before that.
   const maxBackpressure = Math.max(config.slowConsumerBytes * 4, 4 * 1024 * 1024);
   const hubs = new HubRegistry({
-    app,
     log: deps.log,
     logger,
     slowConsumerBytes: config.slowConsumerBytes,

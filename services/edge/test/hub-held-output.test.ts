@@ -87,7 +87,6 @@ describe('SessionHub: output held for readers that are all behind', () => {
     reports.length = 0;
     log = new DrivenLog();
     hub = new SessionHub(SESSION, 0, {
-      app: server.app,
       log,
       logger: silentLogger,
       slowConsumerBytes: 256 * 1024,
@@ -163,7 +162,6 @@ describe('SessionHub: a gap filled while output becomes held', () => {
     const reports: boolean[] = [];
     const lagged: Conn[] = [];
     const hub = new SessionHub(SESSION, 0, {
-      app: roomy.app,
       log,
       logger: silentLogger,
       slowConsumerBytes: 4 * 1024 * 1024,

@@ -50,7 +50,6 @@ function newHub(
 ): { hub: SessionHub; log: MemoryFrameLog } {
   const log = new MemoryFrameLog();
   const hub = new SessionHub(SESSION, 0, {
-    app: server.app,
     log,
     logger: silentLogger,
     slowConsumerBytes: SLOW_CONSUMER,

@@ -1,7 +1,10 @@
 import { RecentFrames } from '../src/ws/recent-frames';
 import type { SerializedFrame } from '../src/ws/serialized-frame';
 
-const frame = (seq: number, bytes = 10): SerializedFrame => ({ seq, json: `{"sequence":${seq}}`, bytes });
+const frame = (seq: number, bytes = 10): SerializedFrame => {
+  const json = `{"sequence":${seq}}`;
+  return { seq, json, jsonBytes: Buffer.from(json), bytes };
+};
 const seqsIn = (r: RecentFrames, after: number, to: number): number[] => {
   const out: number[] = [];
   r.forEach(after, to, (f) => out.push(f.seq));

@@ -64,7 +64,7 @@ export function guardApp(app: TemplatedApp, logger: Logger, opts: GuardOptions =
     }
     return guarded as WebSocketBehavior<unknown>;
   };
-  // Pass-through wrappers made once per method: publish and numSubscribers run per frame.
+  // Pass-through wrappers made once per method, not once per call.
   const passThrough = new Map<string | symbol, (...args: unknown[]) => unknown>();
   const wrapper: TemplatedApp = new Proxy(app, {
     get(target, prop, receiver) {

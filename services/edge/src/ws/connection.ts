@@ -15,7 +15,7 @@ import type { WebSocket } from '../uws';
  * - ready: hello sent; task verbs work, the session's log frames do not come (not joined).
  * - joined: a member of the session; receives every log frame (README interpretation 2).
  * - replaying: joined a closed session: receives the end of its log, never a member, then goodbye.
- * - leaving: pty.leave_session in flight; still subscribed, so still receives log frames until
+ * - leaving: pty.leave_session in flight; still fed, so still receives log frames until
  *   the goodbye (its sequence must count them), but acts on nothing.
  * - closed: the socket is gone.
  */
@@ -42,8 +42,8 @@ const NEXT: Readonly<Record<ConnPhase, readonly ConnPhase[]>> = {
  *     └─────────────────────┘         lagged → behind: drained; PTY_OUTPUT_LAGGED and a Keyframe
  *                                       follow, then a catch-up
  *
- * - behind: not subscribed to the session's topics; frames reach it by catch-up (direct sends).
- * - live: subscribed and caught up to the hub's head.
+ * - behind: not fed by the hub as it delivers; frames reach it by catch-up.
+ * - live: caught up to the hub's head; the hub sends it each frame it delivers.
  * - lagged: skipped forward because its socket backed up; resumes when the socket drains.
  */
 export type ConnFeed = 'behind' | 'live' | 'lagged';

@@ -146,9 +146,9 @@ export class JoinFlow {
   async leave(conn: Conn): Promise<void> {
     if (!advance(conn, 'leaving')) return;
     await this.ctx.deps.control.leave(conn.sessionId, conn.clientId);
-    // Leaving still receives log frames until the goodbye: the socket stays subscribed and gets
-    // the final MembershipChanged through its topic, so the hub counts it in `lastSeq` and the
-    // goodbye carries its sequence.
+    // Leaving still receives log frames until the goodbye: the socket stays live and gets the
+    // final MembershipChanged from the hub, which counts it in `lastSeq`, so the goodbye carries
+    // its sequence.
     this.ctx.goodbye(conn, 'other', CloseCode.NORMAL, 'left the session');
   }
 

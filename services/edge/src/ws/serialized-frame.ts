@@ -7,6 +7,11 @@ export interface SerializedFrame {
   taskId?: string;
   /** The JSON text frame; for Output built on first read (then kept). */
   readonly json: string;
+  /**
+   * `json` as UTF-8, made on first read (then kept): what the sockets are sent. uWS would encode a
+   * string again for every socket it is sent to.
+   */
+  readonly jsonBytes: Uint8Array;
   /** PW1O bytes for Output entries; other entries travel as JSON text in both formats. */
   binary?: Uint8Array;
   bytes: number;
@@ -17,12 +22,17 @@ export function serializeEntry(entry: LogEntry): SerializedFrame {
     // The JSON form (base64 of every byte) is made on first use only: most sessions at full
     // speed have binary readers only, and it cost more than the PW1O frame itself.
     let json: string | undefined;
+    let jsonBytes: Uint8Array | undefined;
     const binary = encodeOutputFrame(entry.seq, entry.stream, entry.data);
     return {
       seq: entry.seq,
       get json(): string {
         json ??= `{"op":"pty.session_frame","id":"${entry.id}","ts":"${rfc3339(entry.ts)}","sequence":${entry.seq},"payload":{"kind":"Output","stream":"${entry.stream}","data":"${encodeBase64(entry.data)}"}}`;
         return json;
+      },
+      get jsonBytes(): Uint8Array {
+        jsonBytes ??= Buffer.from(this.json, 'utf8');
+        return jsonBytes;
       },
       binary,
       bytes: entry.data.length,
@@ -33,7 +43,15 @@ export function serializeEntry(entry: LogEntry): SerializedFrame {
   if (entry.serviceParameters) frame['service_parameters'] = entry.serviceParameters;
   frame['payload'] = entry.payload;
   const json = JSON.stringify(frame);
-  return entry.taskId !== undefined
-    ? { seq: entry.seq, taskId: entry.taskId, json, bytes: json.length }
-    : { seq: entry.seq, json, bytes: json.length };
+  let jsonBytes: Uint8Array | undefined;
+  return {
+    seq: entry.seq,
+    ...(entry.taskId !== undefined ? { taskId: entry.taskId } : {}),
+    json,
+    get jsonBytes(): Uint8Array {
+      jsonBytes ??= Buffer.from(json, 'utf8');
+      return jsonBytes;
+    },
+    bytes: json.length,
+  };
 }

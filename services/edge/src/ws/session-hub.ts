@@ -1,7 +1,7 @@
 import { entryWeight, type FrameLog, type LogEntry, type Unsubscribe, type Disposable } from '@pty-ws/ports';
 import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry';
 import type { Logger } from '../logger';
-import { SEND_DROPPED, type TemplatedApp } from '../uws';
+import { SEND_DROPPED } from '../uws';
 import { moveFeed, type Conn } from './connection';
 import { LagWatch } from './lag-watch';
 import { PaceWatch } from './pace-watch';
@@ -17,7 +17,6 @@ const RECENT_FRAMES = 1024;
 const RECENT_BYTES = 4 * 1024 * 1024;
 
 export interface HubOptions {
-  app: TemplatedApp;
   log: FrameLog;
   logger: Logger;
   /** Socket backlog past which, held for SLOW_GRACE_MS, a connection is skipped forward. */
@@ -59,19 +58,19 @@ const isLagged = (conn: Conn): boolean => conn.feed === 'lagged';
 /** An input older than this had no echo: the next Output is not its answer. */
 const ECHO_WINDOW_MS = 5000;
 
-export function topicFor(sessionId: string, binary: boolean): string {
-  return `${binary ? 'b' : 'j'}:${sessionId}`;
-}
-export function taskTopic(sessionId: string, taskId: string): string {
-  return `t:${sessionId}:${taskId}`;
-}
-
 /**
  * One session's fan-out on this edge: subscribes once to the frame log, serializes each entry
- * once per format, and publishes it to uWS topics (`j:` JSON, `b:` binary, `t:` per task).
- * A connection is either live (subscribed, caught up to `head`) or catching up from the hot
- * window / the log by direct sends; it goes live in the same tick its last catch-up send leaves,
- * so no frame is missed or doubled (uWS keeps send/publish/subscribe strictly ordered).
+ * once per format, and sends it to every live connection that wants it.
+ * A connection is either live (caught up to `head`: fed each entry as it is delivered) or catching
+ * up from the hot window / the log by direct sends; it goes live in the same tick its last
+ * catch-up send leaves, so no frame is missed or doubled (every frame reaches a socket through
+ * its own `send`, in program order).
+ *
+ * Not uWS topics: a socket subscribed to any topic never takes uWS's direct path for a large
+ * message (one writev of header and payload), so every publish copied each frame into each
+ * subscriber's buffer after zero-filling it. With 100 observers of a flood that was ~10 % of the
+ * process's CPU (perf: `std::string` resize and memcpy under `uWS_App_publish`), and the
+ * service's CPU per MB of a 100 × 50 MB fan-out fell from ~50 to ~42 ms per source MB without it.
  */
 export class SessionHub implements Disposable {
   head: number;
@@ -87,17 +86,12 @@ export class SessionHub implements Disposable {
   /** performance.now() of the oldest input not yet followed by Output (0: none), for echo latency. */
   private inputAt = 0;
 
-  private readonly jsonTopic: string;
-  private readonly binaryTopic: string;
-
   constructor(
     readonly sessionId: string,
     startSeq: number,
     private readonly opts: HubOptions,
   ) {
     this.head = startSeq;
-    this.jsonTopic = topicFor(sessionId, false);
-    this.binaryTopic = topicFor(sessionId, true);
     this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e));
     this.lagWatch = new LagWatch(this.conns, opts.onDrained);
     const onPace = opts.onPace;
@@ -115,7 +109,7 @@ export class SessionHub implements Disposable {
 
   dispose(): void {
     this.unsubscribe();
-    this.held = []; // the hub is going away: nothing it held is published
+    this.held = []; // the hub is going away: nothing it held is sent
     this.heldBytes = 0;
     this.lagWatch.dispose();
     this.paceWatch?.dispose();
@@ -125,7 +119,7 @@ export class SessionHub implements Disposable {
   private backlog: LogEntry[] | null = null;
   /**
    * Entries kept back while every reader here is behind and the owner was asked to hold output
-   * (held by PaceWatch): published once one reader keeps up again. What the owner had already
+   * (held by PaceWatch): delivered once one reader keeps up again. What the owner had already
    * sent when it stopped reading the PTY would otherwise land in the sockets of readers that are
    * paused, past the hard bound, and skip them (cluster: up to 32 appends in flight).
    */
@@ -145,14 +139,14 @@ export class SessionHub implements Disposable {
 
   /**
    * Held past what the owner can have in flight: it is not holding (a reader on another edge
-   * keeps up). All of it is published; readers that cannot take it are skipped forward as before.
+   * keeps up). All of it is delivered; readers that cannot take it are skipped forward as before.
    */
   private boundHeld(): void {
     if (this.heldBytes > HELD_BYTES) this.releaseHeld(true);
   }
 
   /**
-   * Publishes what was held, in arrival order, while output flows (or all of it): a reader that
+   * Delivers what was held, in arrival order, while output flows (or all of it): a reader that
    * falls behind again on the way holds the rest back again.
    */
   private releaseHeld(all = false): void {
@@ -226,23 +220,20 @@ export class SessionHub implements Disposable {
     const frame = serializeEntry(entry);
     this.recent.push(frame);
     this.head = entry.seq;
-    const { app, metrics } = this.opts;
-    // A topic without subscribers is not published to: an Output frame's JSON is then never made.
-    if (frame.taskId !== undefined) {
-      app.publish(`t:${this.sessionId}:${frame.taskId}`, frame.json, false);
-    } else {
-      if (app.numSubscribers(this.jsonTopic) > 0) app.publish(this.jsonTopic, frame.json, false);
-      if (frame.binary) app.publish(this.binaryTopic, frame.binary, true);
-      else app.publish(this.binaryTopic, frame.json, false);
-    }
-    if (metrics) this.countPublished(metrics, entry, frame);
+    // Sockets sent each format; an Output frame's JSON is only made when one wants it.
+    let json = 0;
+    let binary = 0;
     for (const conn of this.conns) {
-      if (conn.feed === 'live') {
-        conn.position = entry.seq;
-        if (this.wants(conn, frame)) conn.lastSeq = entry.seq;
-        if (conn.ws && this.tooSlow(conn, conn.ws.getBufferedAmount())) this.skipForward(conn);
+      if (conn.feed !== 'live') continue;
+      conn.position = entry.seq;
+      if (this.wants(conn, frame)) {
+        const sent = this.write(conn, frame);
+        if (sent === 'json') json++;
+        else if (sent === 'binary') binary++;
       }
+      if (conn.feed === 'live' && conn.ws && this.tooSlow(conn, conn.ws.getBufferedAmount())) this.skipForward(conn);
     }
+    if (this.opts.metrics) this.countSent(this.opts.metrics, entry, frame, json, binary);
     this.paceWatch?.delivered(entryWeight(entry));
     if (this.pending.size > 0) {
       for (const conn of [...this.pending]) if (conn.position <= this.head) void this.catchUp(conn);
@@ -250,22 +241,14 @@ export class SessionHub implements Disposable {
     this.opts.onEntry?.(entry, this.sessionId);
   }
 
-  /** Metrics per frame and format published, never per socket: uWS knows the subscriber counts. */
-  private countPublished(metrics: EdgeMetrics, entry: LogEntry, frame: SerializedFrame): void {
-    const { app } = this.opts;
+  /** Metrics per frame and format sent, never per socket: `json` and `binary` count the sockets. */
+  private countSent(metrics: EdgeMetrics, entry: LogEntry, frame: SerializedFrame, json: number, binary: number): void {
     const kind: FrameKind =
       entry.type === 'output'
         ? 'output'
         : frameKindOf(typeof entry.payload['kind'] === 'string' ? entry.payload['kind'] : entry.op);
-    if (frame.taskId !== undefined) {
-      const n = app.numSubscribers(`t:${this.sessionId}:${frame.taskId}`);
-      if (n > 0) metrics.frameOut(kind, frame.json.length, n);
-    } else {
-      const json = app.numSubscribers(this.jsonTopic);
-      if (json > 0) metrics.frameOut(kind, frame.json.length, json);
-      const binary = app.numSubscribers(this.binaryTopic);
-      if (binary > 0) metrics.frameOut(kind, frame.binary ? frame.binary.length : frame.json.length, binary);
-    }
+    if (json > 0) metrics.frameOut(kind, frame.jsonBytes.length, json);
+    if (binary > 0 && frame.binary) metrics.frameOut(kind, frame.binary.length, binary);
     if (kind === 'output' && this.inputAt !== 0) {
       const ms = performance.now() - this.inputAt;
       this.inputAt = 0;
@@ -273,7 +256,7 @@ export class SessionHub implements Disposable {
     }
   }
 
-  /** An input frame for this session arrived: the next Output published is its echo. */
+  /** An input frame for this session arrived: the next Output delivered is its echo. */
   markInput(): void {
     if (this.opts.metrics && this.inputAt === 0) this.inputAt = performance.now();
   }
@@ -286,11 +269,11 @@ export class SessionHub implements Disposable {
     this.conns.delete(conn);
     this.pending.delete(conn);
     this.catchingUp.delete(conn);
-    // The socket is gone: it is fed no more (its topics went with it).
+    // The socket is gone: it is fed no more.
     if (conn.feed !== 'behind') moveFeed(conn, 'behind');
   }
 
-  /** The entry as this hub serialized it when it was published, else serialized now. */
+  /** The entry as this hub serialized it when it was delivered, else serialized now. */
   frameOf(entry: LogEntry): SerializedFrame {
     return this.recent.get(entry.seq) ?? serializeEntry(entry);
   }
@@ -320,13 +303,26 @@ export class SessionHub implements Disposable {
    */
   sendFrame(conn: Conn, frame: SerializedFrame): void {
     if (!conn.open || !conn.ws || frame.seq <= conn.position || conn.feed === 'lagged') return;
-    if (this.wants(conn, frame)) {
-      const bytes = conn.binary && frame.binary ? frame.binary : frame.json;
-      if (conn.ws.getBufferedAmount() + bytes.length > this.opts.hardBacklogBytes) return this.skipForward(conn);
-      if (conn.ws.send(bytes, bytes !== frame.json) === SEND_DROPPED) return this.skipForward(conn);
-      conn.lastSeq = frame.seq;
-    }
+    if (this.wants(conn, frame) && !this.write(conn, frame)) return;
     conn.position = frame.seq;
+  }
+
+  /**
+   * Writes a frame the connection wants, in its format (events travel as JSON in both), and counts
+   * it in `lastSeq`. A socket whose backlog would pass the hard bound, where uWS drops a send
+   * without a word, is skipped forward instead (undefined: nothing written).
+   */
+  private write(conn: Conn, frame: SerializedFrame): 'json' | 'binary' | undefined {
+    const ws = conn.ws;
+    if (!ws || !conn.open) return undefined;
+    const binary = conn.binary && frame.binary !== undefined;
+    const bytes = binary ? (frame.binary as Uint8Array) : frame.jsonBytes;
+    if (ws.getBufferedAmount() + bytes.length > this.opts.hardBacklogBytes || ws.send(bytes, binary) === SEND_DROPPED) {
+      this.skipForward(conn);
+      return undefined;
+    }
+    conn.lastSeq = frame.seq;
+    return binary ? 'binary' : 'json';
   }
 
   /** Brings the connection from `conn.position` to the head, then makes it live. */
@@ -365,18 +361,16 @@ export class SessionHub implements Disposable {
 
   private goLive(conn: Conn): void {
     if (!conn.ws || !conn.open) return;
-    if (conn.attached) conn.ws.subscribe(topicFor(this.sessionId, conn.binary));
-    for (const t of conn.tasks) conn.ws.subscribe(taskTopic(this.sessionId, t));
     moveFeed(conn, 'live');
   }
 
   /**
-   * Stops topic delivery to the connection, which goes behind: per-connection frames (RoleAssigned,
-   * a Keyframe, task replies) follow, then a catch-up. Everything published to it so far reaches
-   * the socket first (leaveTopics), so its `lastSeq` stays true and nothing is sent twice.
+   * Stops live delivery to the connection, which goes behind: per-connection frames (RoleAssigned,
+   * a Keyframe, task replies) follow, then a catch-up. Everything sent to it so far is ahead of
+   * them in its socket, so its `lastSeq` stays true and nothing is sent twice.
    */
   goOffline(conn: Conn): void {
-    this.leaveTopics(conn, 'behind');
+    if (conn.feed === 'live') moveFeed(conn, 'behind');
   }
 
   /**
@@ -392,7 +386,7 @@ export class SessionHub implements Disposable {
       return false;
     }
     if (backlog > this.opts.hardBacklogBytes) return true;
-    // Output is being held for these readers: what was published before the hold took effect
+    // Output is being held for these readers: what was sent before the hold took effect
     // is no sign of a slow reader (what arrives later is held back, onEntry). The grace starts
     // once output flows again.
     if (this.paceWatch?.holding) {
@@ -404,34 +398,8 @@ export class SessionHub implements Disposable {
     return now - conn.backlogSince >= SLOW_GRACE_MS;
   }
 
-  /**
-   * A live connection leaves its topics for `to`. One that is not live (behind, or lagged: already
-   * off its topics) stays as it is.
-   *
-   * uWS batches small publishes per socket and sends them when it drains its topic tree, later in
-   * the event-loop turn; a socket that unsubscribes before then never gets them. Any send drains
-   * the socket's batch first, so going behind sends an empty Ping (clients answer it, binding
-   * §2.4) to flush what the connection's `lastSeq` already counts. A Ping uWS drops (the socket is
-   * past maxBackpressure) flushed nothing: the connection is skipped forward instead, and a
-   * Keyframe makes up for what it lost. The lag path does not flush either: a Keyframe follows there.
-   */
-  private leaveTopics(conn: Conn, to: 'behind' | 'lagged'): void {
-    if (conn.feed !== 'live') return;
-    if (!conn.ws || !conn.open) {
-      moveFeed(conn, to);
-      return;
-    }
-    const flushed = to === 'lagged' || conn.ws.ping() !== SEND_DROPPED;
-    moveFeed(conn, flushed ? to : 'lagged');
-    conn.ws.unsubscribe(topicFor(this.sessionId, conn.binary));
-    for (const t of conn.tasks) conn.ws.unsubscribe(taskTopic(this.sessionId, t));
-    if (!flushed) this.countLag(conn);
-  }
-
   private skipForward(conn: Conn): void {
-    if (conn.feed === 'behind')
-      moveFeed(conn, 'lagged'); // a direct send that would be dropped
-    else this.leaveTopics(conn, 'lagged');
+    moveFeed(conn, 'lagged');
     this.countLag(conn);
   }
 

@@ -4,13 +4,13 @@ import { hubOf, sendLogRange, type BindingContext } from './binding-context';
 import type { Conn } from './connection';
 import { sendDirect, sendReply } from './frame-writer';
 import { judgeReplay } from './join-flow';
-import { taskTopic } from './session-hub';
 
 /**
  * The A2A task verbs of pty-ws/v1. Reads and cancels go through the A2A core every binding shares
  * (`A2aOperations`, confined to the connection's session); starting a task makes the same
  * SessionControl calls the core makes. What is particular to this binding is streaming: a task's
- * updates are the session hub's `t:` topic frames, with sequence numbers and replay.
+ * updates are log frames the session hub sends the connections subscribed to the task, with
+ * sequence numbers and replay.
  */
 export class TaskVerbs {
   constructor(private readonly ctx: BindingContext) {}
@@ -157,10 +157,7 @@ export class TaskVerbs {
 
   private addSubscription(conn: Conn, taskId: string): void {
     conn.tasks.add(taskId);
-    if (conn.feed === 'live' && conn.ws) {
-      conn.ws.subscribe(taskTopic(conn.sessionId, taskId));
-      return;
-    }
+    if (conn.feed === 'live') return; // the hub sends it the task's updates from now on
     this.positionTaskOnly(conn);
     // At the head this completes synchronously: the socket is live before any update exists.
     void hubOf(this.ctx, conn).catchUp(conn);
@@ -174,6 +171,5 @@ export class TaskVerbs {
 
   private removeSubscription(conn: Conn, taskId: string): void {
     conn.tasks.delete(taskId);
-    if (conn.ws && conn.open) conn.ws.unsubscribe(taskTopic(conn.sessionId, taskId));
   }
 }

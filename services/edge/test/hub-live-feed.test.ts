@@ -7,11 +7,12 @@ import { SessionHub } from '../src/ws/session-hub';
 import { startSocketServer, until, type SocketServer } from './support/real-socket';
 
 /**
+ * The hub's live feed: every frame reaches a live socket through its own send, in program order.
  * A live connection that goes behind (role change, join, task subscription) gets per-connection
- * frames next, then a catch-up. uWS batches small publishes per socket until it drains its topic
- * tree later in the turn, and drops that batch for a socket that unsubscribes first; the hub
- * flushes the batch on the way out. Real uWS, a real socket: the client must see every sequence
- * once, in order, and the marker sent after going behind must carry the highest one it saw.
+ * frames next, then a catch-up: the client must see every sequence once, in order, and the marker
+ * sent after going behind must carry the highest one it saw. (When the hub published to uWS
+ * topics, uWS batched small publishes per socket and dropped the batch of a socket that
+ * unsubscribed first; the hub had to flush it with a Ping.) Real uWS, a real socket.
  */
 const SESSION = 's1';
 const MAX_BACKPRESSURE = 256 * 1024;
@@ -34,7 +35,6 @@ async function leaveAndCatchUp(hub: SessionHub, conn: Conn): Promise<void> {
 
 function hubOn(log: MemoryFrameLog, lagged: Conn[] = []): SessionHub {
   return new SessionHub(SESSION, 0, {
-    app: server.app,
     log,
     logger: silentLogger,
     slowConsumerBytes: 64 * 1024,
@@ -58,7 +58,7 @@ describe('SessionHub: a live connection going behind', () => {
     client?.terminate();
   });
 
-  it('gets what was published to it in the same turn, once, before its own frames', async () => {
+  it('gets what was sent to it in the same turn, once, before its own frames', async () => {
     const c = await connect();
     client = c.client;
     hub.add(c.conn);
@@ -73,19 +73,38 @@ describe('SessionHub: a live connection going behind', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(c.received.seqs).toEqual([1, 2, 3, 4]);
     expect(c.received.markers).toEqual([{ carried: 3, seenBefore: 3 }]);
-    expect(c.received.pings).toBe(1);
+    expect(c.received.pings).toBe(0); // nothing is batched behind the socket's back: no flush
   });
 
-  it('keeps its sequence when the topic batch was flushed before it went behind', async () => {
-    // The role change is answered in an immediate queued before the publish: by the time it
-    // runs, uWS may or may not have flushed frame 2; either way the marker counts what arrived.
+  it('reaches every live connection, each frame once and in order', async () => {
+    const json = await connect();
+    const other = await connect();
+    client = json.client;
+    try {
+      for (const c of [json, other]) {
+        hub.add(c.conn);
+        await hub.catchUp(c.conn);
+      }
+      for (let seq = 1; seq <= 5; seq++) await log.append(SESSION, entry(seq));
+      await until(() => json.received.seqs.length >= 5 && other.received.seqs.length >= 5, 'five frames each');
+      expect(json.received.seqs).toEqual([1, 2, 3, 4, 5]);
+      expect(other.received.seqs).toEqual([1, 2, 3, 4, 5]);
+      expect([json.conn.lastSeq, other.conn.lastSeq]).toEqual([5, 5]);
+    } finally {
+      other.client.terminate();
+    }
+  });
+
+  it('keeps its sequence when it goes behind in an immediate queued before a frame', async () => {
+    // The role change is answered in an immediate queued before frame 2 is delivered: whichever
+    // runs first, the marker counts what arrived before it.
     const c = await connect();
     client = c.client;
     hub.add(c.conn);
     await hub.catchUp(c.conn);
     await log.append(SESSION, entry(1));
     await until(() => c.received.seqs.length === 1, 'frame 1');
-    // A fresh turn: the immediate below is queued before anything else the publish queues.
+    // A fresh turn: the immediate below is queued before anything frame 2 queues.
     const done = new Promise<void>((resolve, reject) =>
       setImmediate(() => leaveAndCatchUp(hub, c.conn).then(resolve, reject)),
     );
@@ -98,7 +117,7 @@ describe('SessionHub: a live connection going behind', () => {
     expect(c.received.markers).toEqual([{ carried: 2, seenBefore: 2 }]);
   });
 
-  it('is skipped forward when its socket is past uWS backpressure, where the flush would be dropped', async () => {
+  it('is skipped forward, not sent a frame uWS would drop, when its socket is past the hard bound', async () => {
     const lagged: Conn[] = [];
     hub.dispose();
     hub = hubOn(log, lagged);
@@ -114,8 +133,10 @@ describe('SessionHub: a live connection going behind', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(c.conn.ws?.getBufferedAmount()).toBeGreaterThan(MAX_BACKPRESSURE);
-    hub.goOffline(c.conn);
+    expect(c.conn.feed).toBe('live');
+    await log.append(SESSION, entry(1));
     expect(c.conn.feed).toBe('lagged');
     expect(lagged).toEqual([c.conn]);
+    expect(c.conn.lastSeq).toBe(0); // never counted as sent
   });
 });
