@@ -58,6 +58,17 @@ describe('SessionHub: a live connection going behind', () => {
     client?.terminate();
   });
 
+  /** A connection made live, which has received frame 1. */
+  async function liveAfterFrameOne(): Promise<Awaited<ReturnType<typeof connect>>> {
+    const c = await connect();
+    client = c.client;
+    hub.add(c.conn);
+    await hub.catchUp(c.conn);
+    await log.append(SESSION, entry(1));
+    await until(() => c.received.seqs.length === 1, 'frame 1');
+    return c;
+  }
+
   it('gets what was sent to it in the same turn, once, before its own frames', async () => {
     const c = await connect();
     client = c.client;
@@ -74,6 +85,14 @@ describe('SessionHub: a live connection going behind', () => {
     expect(c.received.seqs).toEqual([1, 2, 3, 4]);
     expect(c.received.markers).toEqual([{ carried: 3, seenBefore: 3 }]);
     expect(c.received.pings).toBe(0); // nothing is batched behind the socket's back: no flush
+  });
+
+  it('leaves live sockets on no uWS topic, so uWS writes large frames without copying them', async () => {
+    // A socket subscribed to any topic loses uWS's direct path for messages of 16 KiB and more
+    // (one writev from the frame's own buffer): each send is then copied into its backlog buffer.
+    const c = await liveAfterFrameOne();
+    expect(c.conn.feed).toBe('live');
+    expect(c.conn.ws?.getTopics()).toEqual([]);
   });
 
   it('reaches every live connection, each frame once and in order', async () => {
@@ -98,12 +117,7 @@ describe('SessionHub: a live connection going behind', () => {
   it('keeps its sequence when it goes behind in an immediate queued before a frame', async () => {
     // The role change is answered in an immediate queued before frame 2 is delivered: whichever
     // runs first, the marker counts what arrived before it.
-    const c = await connect();
-    client = c.client;
-    hub.add(c.conn);
-    await hub.catchUp(c.conn);
-    await log.append(SESSION, entry(1));
-    await until(() => c.received.seqs.length === 1, 'frame 1');
+    const c = await liveAfterFrameOne();
     // A fresh turn: the immediate below is queued before anything frame 2 queues.
     const done = new Promise<void>((resolve, reject) =>
       setImmediate(() => leaveAndCatchUp(hub, c.conn).then(resolve, reject)),
