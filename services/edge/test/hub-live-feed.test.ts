@@ -3,6 +3,7 @@ import { MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { LogEntry } from '@pty-ws/ports';
 import { silentLogger } from '../src/logger';
 import type { Conn } from '../src/ws/connection';
+import { sendDirect } from '../src/ws/frame-writer';
 import { SessionHub } from '../src/ws/session-hub';
 import { startSocketServer, until, type SocketServer } from './support/real-socket';
 
@@ -93,6 +94,24 @@ describe('SessionHub: a live connection going behind', () => {
     const c = await liveAfterFrameOne();
     expect(c.conn.feed).toBe('live');
     expect(c.conn.ws?.getTopics()).toEqual([]);
+  });
+
+  it("writes the turn's frames before a direct send of the same turn, which carries their sequence", async () => {
+    // Frames delivered in one turn are written together at its end; a reply sent meanwhile must
+    // not overtake them (its `sequence` would then name frames the client has not seen).
+    const c = await connect();
+    client = c.client;
+    hub.add(c.conn);
+    await hub.catchUp(c.conn);
+    const order: string[] = [];
+    c.client.on('message', (data) => {
+      const f = JSON.parse(String(data)) as { op: string; sequence: number };
+      order.push(`${f.op}@${f.sequence}`);
+    });
+    for (let seq = 1; seq <= 3; seq++) void log.append(SESSION, entry(seq));
+    sendDirect(c.conn, 'test.marker', {});
+    await until(() => order.length >= 4, 'three frames and the marker');
+    expect(order).toEqual(['pty.session_frame@1', 'pty.session_frame@2', 'pty.session_frame@3', 'test.marker@3']);
   });
 
   it('reaches every live connection, each frame once and in order', async () => {

@@ -168,6 +168,7 @@ export class AttachHandler implements BindingContext {
    * peers never answer a close handshake).
    */
   end(conn: Conn, code: number, reason?: string): void {
+    conn.flushFeed?.(); // frames delivered this turn go before the close
     const ws = conn.ws;
     this.closed(conn, code);
     if (reason === undefined) ws?.close();

@@ -103,6 +103,12 @@ export interface Conn {
   readonly feed: ConnFeed;
   /** performance.now() since which its backlog has stayed above the slow-consumer threshold. */
   backlogSince?: number;
+  /**
+   * Set by the session hub while it holds the connection: writes the log frames it delivered this
+   * turn and has not written yet. Everything else sent to the socket calls it first, so the
+   * socket gets its frames in order and what is sent next carries a true `lastSeq`.
+   */
+  flushFeed?: () => void;
   firstFrameSeen: boolean;
   extensionActive: boolean;
   serviceParameters?: ServiceParameters;

@@ -18,7 +18,8 @@ import type { Conn } from './connection';
  *
  * The sequence it carries is chosen in one place, `sequenceOf`: the last log frame already
  * written to this connection (README interpretation 1), so `sequence` never decreases on it.
- * Log frames themselves are written by the session hub, which keeps `conn.lastSeq` up to date.
+ * Log frames themselves are written by the session hub, which keeps `conn.lastSeq` up to date;
+ * what it delivered this turn is written first (`Conn.flushFeed`).
  */
 export function sequenceOf(conn: Conn): number {
   return conn.lastSeq;
@@ -32,6 +33,7 @@ export function sendDirect(
   opts: { id?: string; serviceParameters?: ServiceParameters } = {},
 ): void {
   if (!conn.open || !conn.ws) return;
+  conn.flushFeed?.();
   conn.ws.send(JSON.stringify(serverFrame(op, payload, sequenceOf(conn), opts)), false);
 }
 
@@ -49,6 +51,7 @@ export function sendError(
   data?: Record<string, unknown>,
 ): void {
   if (!conn.open || !conn.ws) return;
+  conn.flushFeed?.();
   conn.ws.send(JSON.stringify(errorFrame(code, message, sequenceOf(conn), requestId ?? newId(), data)), false);
 }
 

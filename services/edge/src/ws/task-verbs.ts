@@ -156,6 +156,7 @@ export class TaskVerbs {
   }
 
   private addSubscription(conn: Conn, taskId: string): void {
+    conn.flushFeed?.(); // what was delivered before goes out under the old subscriptions
     conn.tasks.add(taskId);
     if (conn.feed === 'live') return; // the hub sends it the task's updates from now on
     this.positionTaskOnly(conn);
@@ -170,6 +171,7 @@ export class TaskVerbs {
   }
 
   private removeSubscription(conn: Conn, taskId: string): void {
+    conn.flushFeed?.();
     conn.tasks.delete(taskId);
   }
 }
