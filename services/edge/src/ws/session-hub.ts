@@ -327,10 +327,13 @@ export class SessionHub implements Disposable {
     if (format !== undefined) counts[format]++;
   }
 
-  /** Writes what was delivered and not yet written (a no-op when nothing is waiting). */
-  flushNow(): void {
+  /**
+   * Writes what was delivered and not yet written (a no-op when nothing is waiting); also each
+   * connection's `flushFeed` while the hub holds it.
+   */
+  readonly flushNow = (): void => {
     if (this.batch.length > 0) this.flushFeed();
-  }
+  };
 
   /** Metrics per frame and format sent, never per socket: `json` and `binary` count the sockets. */
   private countSent(metrics: EdgeMetrics, entry: LogEntry, frame: SerializedFrame, json: number, binary: number): void {
@@ -354,14 +357,12 @@ export class SessionHub implements Disposable {
 
   add(conn: Conn): void {
     this.conns.add(conn);
-    conn.flushFeed = this.flushLiveFeed;
+    conn.flushFeed = this.flushNow;
   }
-
-  private readonly flushLiveFeed = (): void => this.flushNow();
 
   remove(conn: Conn): void {
     this.conns.delete(conn);
-    if (conn.flushFeed === this.flushLiveFeed) delete conn.flushFeed;
+    if (conn.flushFeed === this.flushNow) delete conn.flushFeed;
     this.pending.delete(conn);
     this.catchingUp.delete(conn);
     // The socket is gone: it is fed no more.
