@@ -3,7 +3,7 @@
  * figures are not mixed with the benchmark's own work; the raw baseline reads its own pid.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { procStat } from '@pty-ws/pty-agent/internal';
 
@@ -28,6 +28,45 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / clockTicks();
 }
 
+/** The agent's stream relays running now (children named `stream-relay`, see native/stream-relay.c). */
+function relayChildren(pid: number): number[] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tids
+    .flatMap((tid) => readQuietly(`/proc/${pid}/task/${tid}/children`).split(' ').filter(Boolean).map(Number))
+    .filter((child) => readQuietly(`/proc/${child}/comm`).trim() === 'stream-relay');
+}
+
+function readQuietly(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return ''; // gone in between
+  }
+}
+
+/**
+ * A service process's CPU with its stream relays': its own utime + stime, its reaped children's
+ * (cutime + cstime: a relay that ended) and its running relays'. A relay is the service's work
+ * done in another process, so leaving it out would flatter the service's CPU per MB.
+ */
+export function cpuSecondsWithRelays(pid: number): number {
+  const fields = procStat(pid);
+  const own = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  const relays = relayChildren(pid).reduce((sum, child) => {
+    try {
+      return sum + cpuSeconds(child) * clockTicks();
+    } catch {
+      return sum; // it ended in between: its time is in the parent's cutime from now on
+    }
+  }, 0);
+  return (own + relays) / clockTicks();
+}
+
 /** Resident set size of a process in KiB (VmRSS). */
 export function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -41,12 +80,16 @@ export class CpuMeter {
   private readonly start: number;
   private readonly at = performance.now();
 
-  constructor(private readonly pids: number[]) {
+  /** `withRelays`: a service's processes, counted with their stream relays (cpuSecondsWithRelays). */
+  constructor(
+    private readonly pids: number[],
+    private readonly withRelays = false,
+  ) {
     this.start = this.total();
   }
 
   private total(): number {
-    return this.pids.reduce((s, pid) => s + cpuSeconds(pid), 0);
+    return this.pids.reduce((s, pid) => s + (this.withRelays ? cpuSecondsWithRelays(pid) : cpuSeconds(pid)), 0);
   }
 
   percent(): number {

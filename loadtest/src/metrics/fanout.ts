@@ -35,7 +35,7 @@ export async function serviceFanout(
     s.onClosedFrame = () => setTimeout(() => r.abort(), 300);
     return r;
   });
-  const server = new CpuMeter(svc.cpuPids);
+  const server = new CpuMeter(svc.cpuPids, true);
   const client = new CpuMeter([process.pid]);
   const machine = new MachineMeter();
   const t0 = performance.now();
