@@ -267,6 +267,13 @@ const SPECS: SpecTable = {
       'Where sessions parse output for keyframes: main (the event loop) or worker (one thread per agent: faster streams, more memory under a flood).',
     rule: oneOf(['main', 'worker'] as const),
   },
+  streamRelay: {
+    name: 'PTYWS_STREAM_RELAY',
+    default: 'on',
+    description:
+      'on: while a session streams to at most one reader (256 KiB within 50 ms), a small process (`stream-relay`, built when a C compiler is present) reads its pty so the tty drains while the agent sends; off: the event loop reads every pty.',
+    rule: oneOf(['on', 'off'] as const),
+  },
   slowConsumerBytes: {
     name: 'PTYWS_SLOW_CONSUMER_BYTES',
     default: '1048576',

@@ -45,6 +45,7 @@ describe('loadConfig defaults', () => {
       outputCoalesceMs: 5,
       outputFrameBytes: 262144,
       mirrorThread: 'main',
+      streamRelay: 'on',
       slowConsumerBytes: 1048576,
       taskTimeoutS: 600,
       taskOutputBytes: 65536,

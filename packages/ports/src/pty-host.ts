@@ -17,6 +17,11 @@ export interface PtyProcess {
   /** Stops / restarts reading its output (the program blocks on a full PTY meanwhile); optional. */
   pause?(): void;
   resume?(): void;
+  /**
+   * How many clients read its output now (the session's members); optional. A process may read its
+   * tty faster than many readers can take (SpawnedPtyProcess: the stream relay is for one reader).
+   */
+  readers?(count: number): void;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
 } from '@pty-ws/ports';
 import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry';
 import { SessionHosts } from './hosts/session-hosts';
+import { SpawnerPtyHost } from './hosts/spawner-pty-host';
 import { SessionCaps } from './session/session-caps';
 import { SessionManager } from './session/session-manager';
 import { ShellTaskExecutor } from './tasks/task-executor';
@@ -65,7 +66,14 @@ export function createSessionManager(
   tracer: Tracer = globalTracer('@pty-ws/pty-agent'),
 ): CreatedAgent {
   // native, plus tmux/screen when installed, on sockets private to this agent id.
-  const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId });
+  const streamRelay = config.streamRelay === 'on';
+  const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId, streamRelay });
+  if (streamRelay && hosts.native instanceof SpawnerPtyHost && !hosts.native.relayBinary) {
+    logger.warn(
+      {},
+      'stream relay not built (no C compiler at build time): streaming sessions are read on the event loop',
+    );
+  }
   const webhooks = stores.push
     ? new WebhookDeliverer({
         attempts: config.pushAttempts,

@@ -13,6 +13,8 @@ export interface SessionHostsOptions {
   agentId: string;
   /** Installed multiplexer programs; default: what was found on PATH at agent start. */
   multiplexers?: Partial<Record<ManagedBackend, string>>;
+  /** PTYWS_STREAM_RELAY: read streaming sessions through the stream relay (default true). */
+  streamRelay?: boolean;
 }
 
 /**
@@ -25,12 +27,13 @@ export class SessionHosts implements PtyHost {
    * the agent never forks itself (spawner/spawner-main.ts); where the spawner cannot run (no
    * `setsid`), node-pty forks the agent.
    */
-  readonly native: PtyHost = SpawnerPtyHost.find() ?? new NodePtyHost();
+  readonly native: PtyHost;
   readonly managed: readonly ManagedPtyHost[];
   readonly capabilities: SessionHostCapabilities;
   readonly paths: AgentPaths;
 
   constructor(opts: SessionHostsOptions) {
+    this.native = SpawnerPtyHost.find(opts.streamRelay ?? true) ?? new NodePtyHost();
     this.paths = agentPaths(opts.stateDir, opts.agentId);
     const programs = opts.multiplexers ?? MULTIPLEXERS;
     const managed: ManagedPtyHost[] = [];

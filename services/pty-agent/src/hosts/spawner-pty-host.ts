@@ -3,6 +3,7 @@ import type { PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import { nativePty, type NativePty } from './spawner/native-pty';
 import { PtySpawner } from './spawner/pty-spawner';
 import { SpawnedPtyProcess } from './spawner/spawned-pty';
+import { streamRelayBinary } from './spawner/stream-relay';
 
 /**
  * The `native` backend without forking the agent: the agent opens the pty pair and its spawner
@@ -12,13 +13,19 @@ export class SpawnerPtyHost implements PtyHost {
   constructor(
     private readonly spawner: PtySpawner,
     private readonly native: NativePty,
+    /** The stream relay's binary: undefined when it is off or not built. */
+    readonly relayBinary?: string,
   ) {}
 
-  /** This host when the spawner can run here (its script is built, setsid and stty exist), else undefined. */
-  static find(): SpawnerPtyHost | undefined {
+  /**
+   * This host when the spawner can run here (its script is built, setsid and stty exist), else
+   * undefined. `streamRelay`: read streaming sessions through the stream relay when it is built.
+   */
+  static find(streamRelay = true): SpawnerPtyHost | undefined {
     const spawner = PtySpawner.find();
     const native = nativePty();
-    return spawner && native ? new SpawnerPtyHost(spawner, native) : undefined;
+    const relay = streamRelay ? streamRelayBinary() : undefined;
+    return spawner && native ? new SpawnerPtyHost(spawner, native, relay) : undefined;
   }
 
   async spawn(_sessionId: string, spec: SessionSpec): Promise<PtyProcess> {
@@ -34,7 +41,7 @@ export class SpawnerPtyHost implements PtyHost {
         env: { ...spec.env, PWD: spec.cwd, TERM: spec.env['TERM'] ?? 'xterm-256color' },
         cwd: spec.cwd,
       });
-      return new SpawnedPtyProcess(pair, program, this.native);
+      return new SpawnedPtyProcess(pair, program, this.native, this.relayBinary);
     } catch (err) {
       closeQuietly(pair.master);
       closeQuietly(pair.slave);

@@ -151,7 +151,7 @@ export class SessionRuntime {
       req.requestedRole,
       req.canControl,
     );
-    this.readerPace.membersChanged(); // a reader on another edge: output no longer waits for these
+    this.membersChanged(); // a reader on another edge: output no longer waits for these
     // Geometry only matters on the first controller's join (extension: join payload).
     if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId) && !this.sameSize(req.size)) {
       this.applyResize(req.size);
@@ -164,7 +164,7 @@ export class SessionRuntime {
 
   async leave(clientId: string): Promise<void> {
     if (!this.membership.remove(clientId)) return;
-    this.readerPace.membersChanged();
+    this.membersChanged();
     if (this.state === 'closed') return;
     await this.logMembership();
     await this.sequencer.flushed();
@@ -181,8 +181,14 @@ export class SessionRuntime {
 
   releaseEdge(edgeId: string): void {
     if (this.membership.removeEdge(edgeId) === 0) return;
-    this.readerPace.membersChanged();
+    this.membersChanged();
     if (this.state !== 'closed') void this.logMembership();
+  }
+
+  /** Output waits for a different set of readers, and the PTY's reader learns how many there are. */
+  private membersChanged(): void {
+    this.readerPace.membersChanged();
+    this.proc.readers?.(this.membership.all().length);
   }
 
   roleOf(clientId: string): PtyRole | undefined {

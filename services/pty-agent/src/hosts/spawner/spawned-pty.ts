@@ -1,9 +1,9 @@
 import { closeSync } from 'node:fs';
-import { ReadStream } from 'node:tty';
 import type { PtyExit } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 import { PtyMasterProcess } from '../pty-master-process';
 import { FdWriter } from './fd-writer';
+import { MasterReader } from './master-reader';
 import type { NativePty, PtyPair } from './native-pty';
 import type { SpawnedProgram } from './pty-spawner';
 
@@ -15,7 +15,7 @@ import type { SpawnedProgram } from './pty-spawner';
  * node-pty-host.ts does for node-pty's own exit.
  */
 export class SpawnedPtyProcess extends PtyMasterProcess {
-  private readonly reader: ReadStream;
+  private readonly reader: MasterReader;
   private readonly writer: FdWriter;
   private closed = false;
   /** The program has ended: its pid may already be another process's. */
@@ -25,13 +25,11 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
     private readonly pair: PtyPair,
     private readonly program: SpawnedProgram,
     private readonly native: NativePty,
+    /** The stream relay's binary (stream-relay.ts), or undefined to read every byte on the event loop. */
+    relayBinary?: string,
   ) {
     super();
-    this.reader = new ReadStream(pair.master);
-    this.reader.on('data', (chunk: Buffer) => this.received(chunk));
-    // EAGAIN when a read finds nothing yet; EIO once every slave fd is closed. Neither is news:
-    // the exit comes from the spawner.
-    this.reader.on('error', () => undefined);
+    this.reader = new MasterReader(pair.master, (chunk) => this.received(chunk), relayBinary);
     this.writer = new FdWriter(pair.master);
     program.onExit((exit) => this.drainThen(exit));
   }
@@ -58,6 +56,15 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
     }
   }
 
+  /** Whether the stream relay reads the tty now, rather than the event loop. */
+  get relaying(): boolean {
+    return this.reader.relaying;
+  }
+
+  readers(count: number): void {
+    this.reader.readers(count);
+  }
+
   protected stopReading(): void {
     this.reader.pause();
   }
@@ -79,6 +86,6 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
       // already closed
     }
     await this.writer.dispose(); // no write may still run on the master when it is closed
-    this.reader.destroy();
+    await this.reader.close();
   }
 }

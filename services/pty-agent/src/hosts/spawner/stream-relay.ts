@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { builtScript } from '../../built-script';
+
+/** The compiled relay (native/stream-relay.c, built by `npm run build`), or undefined without a C compiler. */
+export function streamRelayBinary(): string | undefined {
+  return builtScript('native/stream-relay');
+}
+
+/**
+ * One run of the stream relay on a pty master: the relay reads the tty and `onData` gets what it
+ * read, in order, until `ended` resolves. `stop()` asks it to end; it writes what it already read
+ * first, so once `ended` resolves the tty holds exactly what nobody has read yet.
+ */
+export class StreamRelay {
+  /**
+   * Resolves once the relay has exited and everything it read has been handed to `onData`: true
+   * when it ended as it should (stopped, or the tty ended), false when it could not start or was
+   * killed (what it had read and not written is lost then).
+   */
+  readonly ended: Promise<boolean>;
+  private readonly child: ChildProcess;
+  private readonly out: Readable;
+  private readonly stopLine: Writable;
+
+  constructor(binary: string, masterFd: number, onData: (chunk: Buffer) => void) {
+    // The master as fd 4, not 0: libuv makes a child's fds 0–2 blocking, and the flag belongs to
+    // the open file, which the agent shares (its writes to the tty must stay non-blocking).
+    this.child = spawn(binary, [], { stdio: ['ignore', 'pipe', 'ignore', 'pipe', masterFd] });
+    const [, out, , stopLine] = this.child.stdio;
+    this.out = out as Readable;
+    this.stopLine = stopLine as Writable;
+    this.out.on('data', onData);
+    this.stopLine.on('error', () => undefined); // EPIPE once the relay has gone: nothing to stop
+    // 'close' comes after the exit and the end of its output, whichever is last; 'error' when it
+    // could not be started at all (nothing was read then).
+    this.ended = new Promise((resolve) => {
+      this.child.once('close', (code) => resolve(code === 0));
+      this.child.once('error', () => resolve(false));
+    });
+  }
+
+  pause(): void {
+    this.out.pause();
+  }
+
+  resume(): void {
+    this.out.resume();
+  }
+
+  stop(): Promise<boolean> {
+    this.stopLine.destroy();
+    return this.ended;
+  }
+
+  /** Ends it at once, dropping what it has read and not handed over (as closing an unread tty does). */
+  kill(): Promise<boolean> {
+    this.out.destroy();
+    this.child.kill('SIGKILL');
+    return this.ended;
+  }
+}

@@ -1,0 +1,159 @@
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import type { PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
+import { SpawnerPtyHost } from '@pty-ws/pty-agent';
+
+// The relay is part of the build here (gcc is on this machine): a missing binary must fail, not
+// quietly test the event loop's reader twice.
+const withRelay = SpawnerPtyHost.find(true);
+if (!withRelay?.relayBinary)
+  throw new Error('the stream relay is not built: is gcc there, and did `npm run build` run?');
+const relayHost: SpawnerPtyHost = withRelay;
+
+const spec = (argv: string[]): SessionSpec => ({
+  argv,
+  cwd: '/tmp',
+  env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TERM: 'xterm-256color' },
+  size: { cols: 80, rows: 24 },
+  backend: 'native',
+  sessionClass: 'direct',
+});
+
+interface Run {
+  proc: PtyProcess & { relaying: boolean; readers(count: number): void };
+  text: () => string;
+  exit: Promise<PtyExit>;
+  /** Whether the relay was seen reading, sampled every millisecond. */
+  relayed: () => boolean;
+}
+
+async function start(argv: string[], host = relayHost): Promise<Run> {
+  const proc = (await host.spawn('t', spec(argv))) as Run['proc'];
+  let text = '';
+  let relayed = false;
+  const sample = setInterval(() => (relayed ||= proc.relaying), 1);
+  proc.onData((d) => (text += Buffer.from(d).toString('latin1')));
+  const exit = new Promise<PtyExit>((resolve) => proc.onExit(resolve)).finally(() => clearInterval(sample));
+  return { proc, text: () => text, exit, relayed: () => relayed };
+}
+
+async function until(what: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** `seq from to` as the tty delivers it (\n becomes \r\n). */
+function seqText(from: number, to: number): string {
+  const lines: string[] = [];
+  for (let i = from; i <= to; i++) lines.push(`${i}\r\n`);
+  return lines.join('');
+}
+
+/** The relay processes that are children of this one. */
+function relayPids(): number[] {
+  const children = readdirSync(`/proc/${process.pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return children.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'stream-relay';
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('the stream relay: a streaming session is read by a process of its own', () => {
+  it('takes over while a session streams and hands back when it is quiet, every byte once and in order', async () => {
+    // Two bursts with a pause longer than the relay's quiet time between them, then the exit
+    // right after the second: the relay is started twice, and stopped once on quiet and once by the end.
+    const run = await start(['/bin/sh', '-c', 'seq 1 200000; sleep 3.5; seq 200001 400000; exit 4']);
+    await until(() => run.text().endsWith('200000\r\n'));
+    expect(run.relayed()).toBe(true);
+    await until(() => !run.proc.relaying, 3400);
+    expect(await run.exit).toEqual({ exitCode: 4, signal: null });
+    expect(run.text() === seqText(1, 400000)).toBe(true);
+  }, 20_000);
+
+  it("leaves the agent's pty master non-blocking (keystrokes are written on the event loop)", async () => {
+    const run = await start(['/bin/sh', '-c', 'seq 1 300000; read _']);
+    await until(() => run.proc.relaying);
+    // The relay gets the master as fd 4: as fd 0 libuv would have made the shared open file blocking.
+    const ptmx = readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === '/dev/ptmx';
+      } catch {
+        return false;
+      }
+    });
+    expect(ptmx.length).toBeGreaterThan(0);
+    for (const fd of ptmx) {
+      const flags = /^flags:\s+(\d+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+      expect(parseInt(flags ?? '0', 8) & 0o4000).toBe(0o4000);
+    }
+    await until(() => run.text().endsWith('300000\r\n'));
+    expect(run.text() === seqText(1, 300000)).toBe(true);
+    run.proc.write(Buffer.from('\r'));
+    await run.exit;
+  }, 20_000);
+
+  it('holds output while paused, relay or not, and delivers the rest on resume', async () => {
+    const run = await start(['/bin/sh', '-c', 'seq 1 400000']);
+    await until(() => run.proc.relaying);
+    run.proc.pause();
+    await new Promise((r) => setTimeout(r, 50));
+    const held = run.text().length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(run.text().length).toBe(held);
+    run.proc.resume();
+    await run.exit;
+    expect(run.text() === seqText(1, 400000)).toBe(true);
+  }, 20_000);
+
+  it('goes back to the event loop for good when its relay is killed, and the session goes on', async () => {
+    const run = await start(['/bin/sh', '-c', 'seq 1 200000; read _; seq 1 200000; echo END']);
+    await until(() => run.text().endsWith('200000\r\n'));
+    expect(run.relayed()).toBe(true);
+    const [relay] = relayPids();
+    expect(relay).toBeDefined();
+    process.kill(relay as number, 'SIGKILL');
+    await until(() => !run.proc.relaying);
+    run.proc.write(Buffer.from('\r'));
+    await until(() => run.text().endsWith('END\r\n'));
+    // The second stream is read on the event loop: a reader whose relay died never starts another.
+    expect(run.proc.relaying).toBe(false);
+    expect(relayPids()).toEqual([]);
+    expect(run.text().endsWith(seqText(1, 200000) + 'END\r\n')).toBe(true);
+    await run.exit;
+  }, 20_000);
+
+  it('reads for one reader only: a second one hands the stream back to the event loop, and with two none starts', async () => {
+    const run = await start(['/bin/sh', '-c', 'seq 1 400000; read _; seq 1 300000; echo END']);
+    run.proc.readers(1);
+    await until(() => run.proc.relaying);
+    run.proc.readers(2);
+    await until(() => !run.proc.relaying);
+    await until(() => run.text().endsWith('400000\r\n'));
+    expect(run.text() === seqText(1, 400000)).toBe(true);
+    // The second stream, with two readers: the event loop reads all of it.
+    let relayedAgain = false;
+    const sample = setInterval(() => (relayedAgain ||= run.proc.relaying), 1);
+    run.proc.write(Buffer.from('\r'));
+    await until(() => run.text().endsWith('END\r\n'));
+    clearInterval(sample);
+    expect(relayedAgain).toBe(false);
+    expect(run.text().endsWith(seqText(1, 300000) + 'END\r\n')).toBe(true);
+    await run.exit;
+  }, 20_000);
+
+  it('is not used when turned off (PTYWS_STREAM_RELAY=off)', async () => {
+    const off = SpawnerPtyHost.find(false);
+    expect(off?.relayBinary).toBeUndefined();
+    const run = await start(['/bin/sh', '-c', 'seq 1 300000'], off);
+    await run.exit;
+    expect(run.relayed()).toBe(false);
+    expect(run.text() === seqText(1, 300000)).toBe(true);
+  }, 20_000);
+});
