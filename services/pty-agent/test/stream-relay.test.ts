@@ -77,6 +77,18 @@ describe('the stream relay: a streaming session is read by a process of its own'
     expect(run.text() === seqText(1, 400000)).toBe(true);
   }, 20_000);
 
+  it('hands the agent its reads gathered, not one 4 KiB tty read at a time (each woke the agent)', async () => {
+    const run = await start(['/bin/sh', '-c', 'seq 1 1000000']);
+    const sizes: number[] = [];
+    run.proc.onData((d) => {
+      if (run.proc.relaying) sizes.push(d.length);
+    });
+    await run.exit;
+    expect(sizes.length).toBeGreaterThan(10);
+    sizes.sort((a, b) => a - b);
+    expect(sizes[sizes.length >> 1]).toBeGreaterThan(16 * 1024);
+  }, 20_000);
+
   it("leaves the agent's pty master non-blocking (keystrokes are written on the event loop)", async () => {
     const run = await start(['/bin/sh', '-c', 'seq 1 300000; read _']);
     await until(() => run.proc.relaying);
