@@ -3,9 +3,9 @@
  * figures are not mixed with the benchmark's own work; the raw baseline reads its own pid.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { procStat } from '@pty-ws/pty-agent/internal';
+import { procStat, runningRelays } from '@pty-ws/pty-agent/internal';
 
 let clkTck: number | undefined;
 
@@ -28,27 +28,6 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / clockTicks();
 }
 
-/** The agent's stream relays running now (children named `stream-relay`, see native/stream-relay.c). */
-function relayChildren(pid: number): number[] {
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tids
-    .flatMap((tid) => readQuietly(`/proc/${pid}/task/${tid}/children`).split(' ').filter(Boolean).map(Number))
-    .filter((child) => readQuietly(`/proc/${child}/comm`).trim() === 'stream-relay');
-}
-
-function readQuietly(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return ''; // gone in between
-  }
-}
-
 /**
  * A service process's CPU with its stream relays': its own utime + stime, its reaped children's
  * (cutime + cstime: a relay that ended) and its running relays'. A relay is the service's work
@@ -56,15 +35,15 @@ function readQuietly(path: string): string {
  */
 export function cpuSecondsWithRelays(pid: number): number {
   const fields = procStat(pid);
-  const own = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-  const relays = relayChildren(pid).reduce((sum, child) => {
+  let seconds = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / clockTicks();
+  for (const relay of runningRelays(pid)) {
     try {
-      return sum + cpuSeconds(child) * clockTicks();
+      seconds += cpuSeconds(relay);
     } catch {
-      return sum; // it ended in between: its time is in the parent's cutime from now on
+      // It ended in between: its time is in the parent's cutime from now on.
     }
-  }, 0);
-  return (own + relays) / clockTicks();
+  }
+  return seconds;
 }
 
 /** Resident set size of a process in KiB (VmRSS). */

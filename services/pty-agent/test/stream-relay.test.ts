@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import type { PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import { SpawnerPtyHost } from '@pty-ws/pty-agent';
+import { runningRelays } from '@pty-ws/pty-agent/internal';
 
 // The relay is part of the build here (gcc is on this machine): a missing binary must fail, not
 // quietly test the event loop's reader twice.
@@ -49,20 +50,6 @@ function seqText(from: number, to: number): string {
   const lines: string[] = [];
   for (let i = from; i <= to; i++) lines.push(`${i}\r\n`);
   return lines.join('');
-}
-
-/** The relay processes that are children of this one. */
-function relayPids(): number[] {
-  const children = readdirSync(`/proc/${process.pid}/task`).flatMap((tid) =>
-    readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-  );
-  return children.filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'stream-relay';
-    } catch {
-      return false;
-    }
-  });
 }
 
 describe('the stream relay: a streaming session is read by a process of its own', () => {
@@ -128,7 +115,7 @@ describe('the stream relay: a streaming session is read by a process of its own'
     const run = await start(['/bin/sh', '-c', 'seq 1 200000; read _; seq 1 200000; echo END']);
     await until(() => run.text().endsWith('200000\r\n'));
     expect(run.relayed()).toBe(true);
-    const [relay] = relayPids();
+    const [relay] = runningRelays(process.pid);
     expect(relay).toBeDefined();
     process.kill(relay as number, 'SIGKILL');
     await until(() => !run.proc.relaying);
@@ -136,7 +123,7 @@ describe('the stream relay: a streaming session is read by a process of its own'
     await until(() => run.text().endsWith('END\r\n'));
     // The second stream is read on the event loop: a reader whose relay died never starts another.
     expect(run.proc.relaying).toBe(false);
-    expect(relayPids()).toEqual([]);
+    expect(runningRelays(process.pid)).toEqual([]);
     expect(run.text().endsWith(seqText(1, 200000) + 'END\r\n')).toBe(true);
     await run.exit;
   }, 20_000);

@@ -76,7 +76,7 @@ export class MasterReader {
     this.readTty(true);
   }
 
-  /** Whether the relay is reading now (tests and metrics). */
+  /** Whether the relay is reading now (for tests). */
   get relaying(): boolean {
     return this.relay !== undefined;
   }

@@ -1,10 +1,35 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { builtScript } from '../../built-script';
 
+/** The relay's file name, and so its process name. */
+const RELAY_NAME = 'stream-relay';
+
 /** The compiled relay (native/stream-relay.c, built by `npm run build`), or undefined without a C compiler. */
 export function streamRelayBinary(): string | undefined {
-  return builtScript('native/stream-relay');
+  return builtScript(`native/${RELAY_NAME}`);
+}
+
+/** The stream relays process `pid` runs now (its children by the relay's name): for tests and the bench. */
+export function runningRelays(pid: number): number[] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tids
+    .flatMap((tid) => readOrEmpty(`/proc/${pid}/task/${tid}/children`).split(' ').filter(Boolean).map(Number))
+    .filter((child) => readOrEmpty(`/proc/${child}/comm`).trim() === RELAY_NAME);
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return ''; // gone in between
+  }
 }
 
 /**
