@@ -13,6 +13,7 @@ import type {
 import type { AuditMetrics, EdgeMetrics, MetricsExposition, RateLimit } from '@pty-ws/telemetry';
 import type { A2aOperations } from '@pty-ws/a2a';
 import { Authenticator } from './auth';
+import { uWS } from './uws';
 import { AdminOperations } from './admin/admin-operations';
 import { auditedA2a } from './audit/audited-a2a';
 import { EdgeAudit } from './audit/edge-audit';
@@ -208,6 +209,8 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     maxPayloadLength: uwsPayloadLimit(config.maxFrameBytes),
     maxBackpressure,
     closeOnBackpressureLimit: 0,
+    // No permessage-deflate: sendMessage's compress hint (uws.ts) must compress nothing.
+    compression: uWS.DISABLED,
     idleTimeout: 0,
     sendPingsAutomatically: false,
     upgrade: upgradeHandler({

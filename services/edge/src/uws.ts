@@ -1,4 +1,5 @@
 import type * as UWS from 'uWebSockets.js';
+import type { RecognizedString, WebSocket } from 'uWebSockets.js';
 
 /**
  * Loads native uWebSockets.js. The registry package silently falls back to a slow JS shim when
@@ -31,7 +32,29 @@ export const uWS = loadNative();
 
 /** WebSocket.send's and ping's answer when the message was dropped (backlog past maxBackpressure). */
 export const SEND_DROPPED = 2;
+
+/**
+ * Sends one WebSocket message; the edge sends every message through here, never `ws.send`.
+ *
+ * This build of uWS (v20.30, the registry's only native one) writes a message of 16 KiB or more to
+ * a socket with nothing buffered by one writev of its own, its direct path, and that path has two
+ * bugs of uSockets, both seen here under a 100-observer flood:
+ * - when the kernel takes less than the frame header (its send buffer is full), uWS keeps the header
+ *   and drops the payload, so the peer reads the next frames as this one's payload and fails the
+ *   connection (`ws`: "RSV2 and RSV3 must be clear"; fixed upstream after this build, uWebSockets PR #1662);
+ * - a short write from the socket's own drain handler leaves its writable poll disarmed
+ *   (`us_socket_write2` never sets `last_write_failed`), so what uWS buffered is never written and
+ *   the reader waits for the rest of a frame for good (bun PR #38177).
+ * With the compress hint, on a socket that negotiated no permessage-deflate, uWS skips that path
+ * and sends the message uncompressed through its buffered one, which has neither bug (test:
+ * uws-send.test.ts). Every WebSocket route of the edge negotiates no compression (edge-server.ts).
+ * It costs a copy of each large message into the socket's buffer.
+ */
+export function sendMessage<T>(ws: WebSocket<T>, message: RecognizedString, isBinary: boolean): number {
+  return ws.send(message, isBinary, true);
+}
 export type {
+  RecognizedString,
   HttpRequest,
   HttpResponse,
   TemplatedApp,

@@ -88,9 +88,9 @@ describe('SessionHub: a live connection going behind', () => {
     expect(c.received.pings).toBe(0); // nothing is batched behind the socket's back: no flush
   });
 
-  it('leaves live sockets on no uWS topic, so uWS writes large frames without copying them', async () => {
-    // A socket subscribed to any topic loses uWS's direct path for messages of 16 KiB and more
-    // (one writev from the frame's own buffer): each send is then copied into its backlog buffer.
+  it('leaves live sockets on no uWS topic: each frame reaches a socket through its own send', async () => {
+    // The hub keeps each connection's position itself; a topic would add uWS's own batching
+    // per socket, which dropped a socket's pending batch when it unsubscribed (see above).
     const c = await liveAfterFrameOne();
     expect(c.conn.feed).toBe('live');
     expect(c.conn.ws?.getTopics()).toEqual([]);

@@ -10,6 +10,7 @@ import {
   type SessionFramePayload,
 } from '@pty-ws/protocol';
 import type { Keyframe, RoleGrant } from '@pty-ws/ports';
+import { sendMessage } from '../uws';
 import type { Conn } from './connection';
 
 /**
@@ -34,7 +35,7 @@ export function sendDirect(
 ): void {
   if (!conn.open || !conn.ws) return;
   conn.flushFeed?.();
-  conn.ws.send(JSON.stringify(serverFrame(op, payload, sequenceOf(conn), opts)), false);
+  sendMessage(conn.ws, JSON.stringify(serverFrame(op, payload, sequenceOf(conn), opts)), false);
 }
 
 /** A response: the request's id echoed. */
@@ -52,7 +53,7 @@ export function sendError(
 ): void {
   if (!conn.open || !conn.ws) return;
   conn.flushFeed?.();
-  conn.ws.send(JSON.stringify(errorFrame(code, message, sequenceOf(conn), requestId ?? newId(), data)), false);
+  sendMessage(conn.ws, JSON.stringify(errorFrame(code, message, sequenceOf(conn), requestId ?? newId(), data)), false);
 }
 
 function sendSessionFrame(conn: Conn, payload: SessionFramePayload): void {

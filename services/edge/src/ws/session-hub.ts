@@ -1,7 +1,7 @@
 import { entryWeight, type FrameLog, type LogEntry, type Unsubscribe, type Disposable } from '@pty-ws/ports';
 import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry';
 import type { Logger } from '../logger';
-import { SEND_DROPPED } from '../uws';
+import { SEND_DROPPED, sendMessage } from '../uws';
 import { moveFeed, type Conn } from './connection';
 import { LagWatch } from './lag-watch';
 import { PaceWatch } from './pace-watch';
@@ -68,15 +68,15 @@ interface SentCounts {
 }
 
 /**
- * Frames from this size on go to a socket on their own, uncorked: uWS then writes them with one
- * writev straight from the frame (its direct path for messages of 16 KiB and more).
+ * Frames from this size on go to a socket on their own, uncorked: they do not fit uWS's 16 KiB
+ * cork buffer, so uWS copies each into the socket's own buffer and writes it at once anyway.
  */
-const DIRECT_WRITE_BYTES = 16 * 1024;
+const LARGE_FRAME_BYTES = 16 * 1024;
 
 /** Whether the frame goes to this connection on its own (an Output frame's JSON is ~4/3 its bytes). */
 function isLarge(conn: Conn, frame: SerializedFrame): boolean {
   const bytes = frame.binary ? (conn.binary ? frame.binary.length : (frame.bytes * 4) / 3) : frame.bytes;
-  return bytes >= DIRECT_WRITE_BYTES;
+  return bytes >= LARGE_FRAME_BYTES;
 }
 
 /** An input older than this had no echo: the next Output is not its answer. */
@@ -90,11 +90,10 @@ const ECHO_WINDOW_MS = 5000;
  * catch-up send leaves, so no frame is missed or doubled (every frame reaches a socket through
  * its own `send`, in program order).
  *
- * Not uWS topics: a socket subscribed to any topic never takes uWS's direct path for a large
- * message (one writev of header and payload), so every publish copied each frame into each
- * subscriber's buffer after zero-filling it. With 100 observers of a flood that was ~10 % of the
- * process's CPU (perf: `std::string` resize and memcpy under `uWS_App_publish`), and the
- * service's CPU per MB of a 100 × 50 MB fan-out fell from ~50 to ~42 ms per source MB without it.
+ * Not uWS topics: each connection has its own position in the log (catch-up, lag, its own
+ * frames in between), and each frame is serialized once per format here, not by uWS per socket.
+ * (Topics were first dropped for uWS's direct path for large messages, which this uWS build gets
+ * wrong: every message now goes through `sendMessage`, ARCHITECTURE "Decisions".)
  */
 export class SessionHub implements Disposable {
   head: number;
@@ -254,7 +253,7 @@ export class SessionHub implements Disposable {
     // A large frame, or small ones adding up to one, is written now: the pace and slow-consumer
     // checks after it must see each one (a release of held output stops once readers fall behind
     // again; a cluster edge can get megabytes from one NATS read).
-    if (this.batchBytes >= DIRECT_WRITE_BYTES) this.flushNow();
+    if (this.batchBytes >= LARGE_FRAME_BYTES) this.flushNow();
     else if (!this.batchQueued) {
       this.batchQueued = true;
       queueMicrotask(this.flushFeed);
@@ -274,8 +273,8 @@ export class SessionHub implements Disposable {
    * A cluster edge gets several entries from one NATS read: uWS's topics batched them into one
    * write per socket, and a send per frame made ~1.8× the socket writes (100 observers of small
    * frames: ~20 % more of the edge's CPU). Here a socket's small frames of one batch go out corked,
-   * as one write, and a large one (uWS's direct path) on its own. A batch is written as soon as it
-   * holds DIRECT_WRITE_BYTES, so large frames go out one by one, each followed by the checks.
+   * as one write, and a large one on its own. A batch is written as soon as it
+   * holds LARGE_FRAME_BYTES, so large frames go out one by one, each followed by the checks.
    */
   private readonly flushFeed = (): void => {
     this.batchQueued = false;
@@ -303,7 +302,7 @@ export class SessionHub implements Disposable {
     const ws = conn.ws;
     if (!ws) return;
     for (let i = 0; i < batch.length && conn.feed === 'live';) {
-      // A large frame, or the last: alone (uWS's direct path, or one write anyway).
+      // A large frame, or the last: alone (one write anyway).
       if (i === batch.length - 1 || isLarge(conn, (batch[i] as Delivered).frame)) {
         this.writeItem(conn, batch[i] as Delivered, sent[i] as SentCounts);
         i++;
@@ -417,7 +416,7 @@ export class SessionHub implements Disposable {
     const bytes = binary ? (frame.binary as Uint8Array) : frame.jsonBytes;
     if (
       (bounded && ws.getBufferedAmount() + bytes.length > this.opts.hardBacklogBytes) ||
-      ws.send(bytes, binary) === SEND_DROPPED
+      sendMessage(ws, bytes, binary) === SEND_DROPPED
     ) {
       this.skipForward(conn);
       return undefined;
