@@ -48,7 +48,9 @@ export const SEND_DROPPED = 2;
  * With the compress hint, on a socket that negotiated no permessage-deflate, uWS skips that path
  * and sends the message uncompressed through its buffered one, which has neither bug (test:
  * uws-send.test.ts). Every WebSocket route of the edge negotiates no compression (edge-server.ts).
- * It costs a copy of each large message into the socket's buffer.
+ * It costs a copy of each large message into the socket's buffer (uWS zero-fills room there, then
+ * copies: ~10 % of the service's CPU in a 100-observer fan-out, 5–14 % more CPU per MB than the
+ * direct path in alternating probes).
  */
 export function sendMessage<T>(ws: WebSocket<T>, message: RecognizedString, isBinary: boolean): number {
   return ws.send(message, isBinary, true);
