@@ -1,8 +1,10 @@
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { FrameLog, LogBounds, LogEntry, RetentionPolicy, Unsubscribe } from '@pty-ws/ports';
 import { silentLogger } from '../src/logger';
+import { sendMessage } from '../src/uws';
 import type { Conn } from '../src/ws/connection';
-import { SessionHub } from '../src/ws/session-hub';
+import { delay } from '@pty-ws/testkit';
+import { SLOW_GRACE_MS, SessionHub } from '../src/ws/session-hub';
 import {
   joinAll,
   outputEntry,
@@ -148,6 +150,22 @@ describe('SessionHub: output held for readers that are all behind', () => {
   });
 });
 
+/** A hub on a DrivenLog for a roomy server (uWS drops nothing below 15 MiB), with its pace reports and skipped readers. */
+function roomyHub(slowConsumerBytes: number): { log: DrivenLog; hub: SessionHub; reports: boolean[]; lagged: Conn[] } {
+  const log = new DrivenLog();
+  const reports: boolean[] = [];
+  const lagged: Conn[] = [];
+  const hub = new SessionHub(SESSION, 0, {
+    log,
+    logger: silentLogger,
+    slowConsumerBytes,
+    hardBacklogBytes: 15 * 1024 * 1024,
+    onLagged: (conn) => lagged.push(conn),
+    onPace: (_session, behind) => reports.push(behind),
+  });
+  return { log, hub, reports, lagged };
+}
+
 describe('SessionHub: a gap filled while output becomes held', () => {
   // Room for a paused reader's backlog to sit well between the pace marks (2 MiB high, 512 KiB
   // low) for the whole test, whatever the kernel's socket buffers take meanwhile.
@@ -158,17 +176,7 @@ describe('SessionHub: a gap filled while output becomes held', () => {
   // The hub looks at what the log holds before it reads: read first, an entry stored between the
   // read and the look was taken for trimmed and never delivered (the first store below does that).
   it('fills the gap with entries stored while it looked, and puts what waited for it in front of what was held meanwhile', async () => {
-    const log = new DrivenLog();
-    const reports: boolean[] = [];
-    const lagged: Conn[] = [];
-    const hub = new SessionHub(SESSION, 0, {
-      log,
-      logger: silentLogger,
-      slowConsumerBytes: 4 * 1024 * 1024,
-      hardBacklogBytes: 15 * 1024 * 1024,
-      onLagged: (conn) => lagged.push(conn),
-      onPace: (_session, behind) => reports.push(behind),
-    });
+    const { log, hub, reports, lagged } = roomyHub(4 * 1024 * 1024);
     const paused = await roomy.connect(SESSION);
     const reading = await roomy.connect(SESSION);
     try {
@@ -202,6 +210,58 @@ describe('SessionHub: a gap filled while output becomes held', () => {
       hub.dispose();
       paused.client.terminate();
       reading.client.terminate();
+    }
+  });
+});
+
+describe('SessionHub: the slow-consumer grace after a hold', () => {
+  // Room for both readers' backlogs, far from the hard bound: only the grace can skip here.
+  let roomy: SocketServer;
+  beforeAll(async () => (roomy = await startSocketServer(16 * 1024 * 1024)));
+  afterAll(() => roomy.close());
+
+  const SLOW = 256 * 1024;
+  const big = (seq: number): LogEntry => outputEntry(seq, 2 * SLOW);
+
+  /** Bytes straight into the reader's socket, past the hub (a message the client ignores), until uWS holds more than `atLeast`. */
+  const fill = (reader: Connected, atLeast: number, chunk: number): void => {
+    const ws = reader.conn.ws;
+    for (let i = 0; ws && ws.getBufferedAmount() <= atLeast && i < 10_000; i++) {
+      sendMessage(ws, JSON.stringify({ pad: 'x'.repeat(chunk) }), false);
+    }
+  };
+
+  it('starts over when output flows again: a reader behind since before a long hold is not skipped by the first frame after it', async () => {
+    const { log, hub, reports, lagged } = roomyHub(SLOW);
+    const stays = await roomy.connect(SESSION); // paused throughout
+    const recovers = await roomy.connect(SESSION); // paused, then reads again: output flows
+    try {
+      await joinAll(hub, stays, recovers);
+      stays.pauseReading();
+      recovers.pauseReading();
+      // Their kernel buffers full: `stays` past the threshold, `recovers` just under the high mark.
+      fill(stays, SLOW, 64 * 1024);
+      fill(recovers, 0, 16 * 1024);
+      let seq = 0;
+      // One frame: `stays`' grace begins, and with both readers past the high mark output is held.
+      await log.append(SESSION, big(++seq));
+      expect(reports).toEqual([true]);
+      expect(stays.conn.backlogSince).toBeDefined();
+      expect(lagged).toEqual([]);
+      await delay(2 * SLOW_GRACE_MS); // the hold outlasts the grace begun before it
+      recovers.resumeReading();
+      await until(() => reports.at(-1) === false, 'the release');
+      await log.append(SESSION, big(++seq));
+      expect(stays.conn.ws?.getBufferedAmount()).toBeGreaterThan(SLOW);
+      expect(lagged).toEqual([]);
+      // Still slower than most: skipped once a grace of its own has run out.
+      await delay(2 * SLOW_GRACE_MS);
+      await log.append(SESSION, big(++seq));
+      expect(lagged).toEqual([stays.conn]);
+    } finally {
+      hub.dispose();
+      stays.client.terminate();
+      recovers.client.terminate();
     }
   });
 });

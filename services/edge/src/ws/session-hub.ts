@@ -50,7 +50,7 @@ const HELD_BYTES = 8 * 1024 * 1024;
 /** How long a gap fill waits for entries the live feed delivered before the log stored them. */
 const GAP_STORE_WAIT_MS = 5000;
 /** How long a backlog above PTYWS_SLOW_CONSUMER_BYTES is tolerated before the socket is skipped forward. */
-const SLOW_GRACE_MS = 250;
+export const SLOW_GRACE_MS = 250;
 
 /** A function, not an inline test: sends in between may change the feed that TS had narrowed. */
 const isLagged = (conn: Conn): boolean => conn.feed === 'lagged';
@@ -125,7 +125,7 @@ export class SessionHub implements Disposable {
           highBytes: opts.slowConsumerBytes / 2,
           lowBytes: opts.slowConsumerBytes / 8,
           report: (behind) => onPace(sessionId, behind),
-          onRelease: () => this.releaseHeld(),
+          onRelease: () => this.outputFlows(),
         })
       : undefined;
   }
@@ -163,6 +163,18 @@ export class SessionHub implements Disposable {
       return;
     }
     this.sequence(entry);
+  }
+
+  /**
+   * Output flows again after a hold: every reader's slow-consumer grace starts over, then what
+   * was held goes out. Nothing looks at the backlogs while output is held (nothing is written), so
+   * a grace begun before the hold ran out during it, and a reader still draining what it got
+   * before the hold was skipped by the first frame after it (cluster fan-out: a dozen readers
+   * at once, each above the threshold for 300 ms of which the hold took most).
+   */
+  private outputFlows(): void {
+    for (const conn of this.conns) conn.backlogSince = undefined;
+    this.releaseHeld();
   }
 
   /**
