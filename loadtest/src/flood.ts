@@ -2,6 +2,7 @@
 import type { ByteChannel } from './channel';
 import { CpuMeter, MachineMeter } from './proc';
 import { FLOOD_END } from './programs';
+import { ReaderLoopMeter } from './reader-loop';
 import { round } from './stats';
 import type { FanoutMetric } from './types';
 
@@ -57,6 +58,7 @@ export async function timeOneReader(
   cpu: { server: () => number; client: () => number },
 ): Promise<FanoutMetric> {
   const machine = new MachineMeter();
+  const loop = new ReaderLoopMeter();
   const t0 = performance.now();
   start();
   const timer = setTimeout(() => reader.abort(), timeoutMs);
@@ -74,6 +76,8 @@ export async function timeOneReader(
     duration_ms: round(duration, 1),
     server_cpu_pct: round(cpu.server(), 1),
     client_cpu_pct: round(cpu.client(), 1),
+    client_loop_pct: round(loop.busyPercent(), 1),
+    client_gc_ms: round(loop.gcMs(), 1),
     machine_cpu_pct: round(machine.percent(), 1),
     lagged_observers: 0,
     incomplete_observers: 0,

@@ -87,6 +87,9 @@ function rows(p: Profile): Row[] {
     },
     { label: `lagged / incomplete, ${big}`, value: (t) => lagIncomplete(t.metrics.fanout_big), digits: 2 },
     { label: `machine CPU %, ${big}`, value: (t) => t.metrics.fanout_big?.machine_cpu_pct, digits: 0 },
+    // The readers share one event loop: near 100 % busy, they set the round's pace, not the server.
+    { label: `reader loop busy %, ${big}`, value: (t) => t.metrics.fanout_big?.client_loop_pct, digits: 0 },
+    { label: `reader GC ms, ${big}`, value: (t) => t.metrics.fanout_big?.client_gc_ms, digits: 0 },
   );
   const attach = (key: string, label: string): Row => ({
     label,

@@ -25,6 +25,12 @@ export interface FanoutMetric {
   server_cpu_pct: number;
   /** CPU% of the benchmark process (the readers); near 100 means the client is the bottleneck. */
   client_cpu_pct: number;
+  /**
+   * The benchmark's event loop (the readers): busy share in % and milliseconds of garbage
+   * collection over the same window (reader-loop.ts). Near 100: the readers were the bound.
+   */
+  client_loop_pct: number;
+  client_gc_ms: number;
   /** CPU% of the whole machine over the same window (every process; cores × 100 = none idle). */
   machine_cpu_pct: number;
   /** Observers that got PTY_OUTPUT_LAGGED (skipped forward as slow consumers). */

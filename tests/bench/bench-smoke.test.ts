@@ -23,6 +23,8 @@ const FANOUT = [
   'duration_ms',
   'server_cpu_pct',
   'client_cpu_pct',
+  'client_loop_pct',
+  'client_gc_ms',
   'lagged_observers',
   'incomplete_observers',
 ];

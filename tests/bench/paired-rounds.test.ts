@@ -16,6 +16,8 @@ const metric = (mbs: number): FanoutMetric => ({
   duration_ms: 1,
   server_cpu_pct: 0,
   client_cpu_pct: 0,
+  client_loop_pct: 0,
+  client_gc_ms: 0,
   machine_cpu_pct: 0,
   lagged_observers: 0,
   incomplete_observers: 0,

@@ -8,6 +8,7 @@ import { CpuMeter, MachineMeter } from '../proc';
 import { floodArgv } from '../programs';
 import { attachUrl, createSession, deleteSession, mapLimit } from '../rest';
 import type { Service } from '../service';
+import { ReaderLoopMeter } from '../reader-loop';
 import { mean, round } from '../stats';
 import type { FanoutMetric } from '../types';
 import { member, type BenchSocket } from '../ws-client';
@@ -38,6 +39,7 @@ export async function serviceFanout(
   const server = new CpuMeter(svc.cpuPids, true);
   const client = new CpuMeter([process.pid]);
   const machine = new MachineMeter();
+  const loop = new ReaderLoopMeter();
   const t0 = performance.now();
   sockets[0]?.write(Buffer.from('\r'));
   const timer = setTimeout(() => readers.forEach((r) => r.abort()), timeoutMs);
@@ -46,6 +48,8 @@ export async function serviceFanout(
   const serverCpu = server.percent();
   const clientCpu = client.percent();
   const machineCpu = machine.percent();
+  const loopBusy = loop.busyPercent();
+  const gcMs = loop.gcMs();
   const ends = readers.map((r) => r.endAt ?? performance.now());
   const rates = readers.map((r, i) => r.bytes / 1e6 / (((ends[i] as number) - t0) / 1000));
   const totalBytes = readers.reduce((s, r) => s + r.bytes, 0);
@@ -61,6 +65,8 @@ export async function serviceFanout(
     duration_ms: round(duration, 1),
     server_cpu_pct: round(serverCpu, 1),
     client_cpu_pct: round(clientCpu, 1),
+    client_loop_pct: round(loopBusy, 1),
+    client_gc_ms: round(gcMs, 1),
     machine_cpu_pct: round(machineCpu, 1),
     lagged_observers: sockets.filter((s) => s.lagged > 0).length,
     incomplete_observers: incomplete,

@@ -11,6 +11,7 @@ import { medianFanout, medianStream, ownCleanup, type Baseline } from '../metric
 import { echoRun, type Profile } from '../options';
 import { Budget, phase, type Cleanup } from '../phase';
 import { CpuMeter, MachineMeter } from '../proc';
+import { ReaderLoopMeter } from '../reader-loop';
 import { echoUnderLoad, type EchoRun } from '../channel';
 import { mean, round } from '../stats';
 import { openRawSocket, rawSocketSession } from '../raw-socket';
@@ -47,6 +48,7 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
   const server = new CpuMeter([pid]);
   const client = new CpuMeter([process.pid]);
   const machine = new MachineMeter();
+  const loop = new ReaderLoopMeter();
   const t0 = performance.now();
   sockets[0]?.send('go');
   const timer = setTimeout(() => readers.forEach((r) => r.abort()), timeoutMs);
@@ -67,6 +69,8 @@ async function floorFanout(observers: number, bytes: number, timeoutMs: number, 
     duration_ms: round(duration, 1),
     server_cpu_pct: round(server.percent(), 1),
     client_cpu_pct: round(client.percent(), 1),
+    client_loop_pct: round(loop.busyPercent(), 1),
+    client_gc_ms: round(loop.gcMs(), 1),
     machine_cpu_pct: round(machine.percent(), 1),
     lagged_observers: 0,
     incomplete_observers: incomplete,
