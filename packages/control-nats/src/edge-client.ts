@@ -224,8 +224,9 @@ export class NatsSessionControl implements SessionControl {
   keyframe(sessionId: string): Promise<Keyframe> {
     return this.toOwner(sessionId, 'keyframe', [sessionId]);
   }
-  pace(sessionId: string, edgeId: string, behind: boolean): Promise<void> {
-    return this.toOwner(sessionId, 'pace', [sessionId, edgeId, behind]);
+  async pace(sessionId: string, edgeId: string, behind: boolean): Promise<boolean> {
+    // An agent from before the answer replies with nothing: it is not known to hold.
+    return (await this.toOwner(sessionId, 'pace', [sessionId, edgeId, behind])) === true;
   }
   sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task> {
     return this.toOwner(sessionId, 'sendMessage', [sessionId, req], this.opts.taskTimeoutMs ?? 10 * 60_000);

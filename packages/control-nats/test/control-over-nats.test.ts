@@ -118,14 +118,14 @@ describe('SessionControl over NATS request/reply', () => {
   it("carries an edge's pace report to the owner: output waits while that edge's readers are all behind", async () => {
     const rec = await control.createSession({ instanceId: INSTANCE, argv: ['/bin/sh'] });
     await joinController(rec.sessionId, 'c-pace');
-    await control.pace(rec.sessionId, 'edge-1', true);
+    expect(await control.pace(rec.sessionId, 'edge-1', true)).toBe(true); // the owner says it holds
     const seen = outputOf(rec.sessionId, /paced_9/, 5000);
     let arrived = false;
     void seen.then(() => (arrived = true)).catch(() => undefined);
     await control.input(rec.sessionId, 'c-pace', new TextEncoder().encode('echo paced_$((3*3))\n'));
     await new Promise((r) => setTimeout(r, 300)); // well inside the report's 1 s lifetime
     expect(arrived).toBe(false);
-    await control.pace(rec.sessionId, 'edge-1', false);
+    expect(await control.pace(rec.sessionId, 'edge-1', false)).toBe(false);
     await seen;
   });
 

@@ -113,7 +113,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       logger.warn({ session_id: conn.sessionId, client_id: conn.clientId }, 'slow consumer skipped forward'),
     onDrained: (conn) => void handler.resumeLagged(conn),
     // Output waits for most readers: the owner holds the PTY while most readers here are behind.
-    onPace: (sessionId, behind) => void deps.control.pace(sessionId, config.edgeId, behind).catch(() => undefined),
+    onPace: (sessionId, behind) => deps.control.pace(sessionId, config.edgeId, behind).catch(() => false),
     // A Closed frame ends every connection of the session once it was delivered: the hub's one
     // subscription per session sees it, so no second subscription watches for it.
     onEntry: (entry, sessionId) => {

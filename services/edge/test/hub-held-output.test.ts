@@ -150,21 +150,71 @@ describe('SessionHub: output held for readers that are all behind', () => {
   });
 });
 
-/** A hub on a DrivenLog for a roomy server (uWS drops nothing below 15 MiB), with its pace reports and skipped readers. */
-function roomyHub(slowConsumerBytes: number): { log: DrivenLog; hub: SessionHub; reports: boolean[]; lagged: Conn[] } {
+/**
+ * A hub on a DrivenLog, with its pace reports and skipped readers. `ownerHolds`: the owner answers
+ * each report with whether it holds the output (SessionControl.pace), here whenever asked.
+ */
+function drivenHub(opts: { slowConsumerBytes: number; hardBacklogBytes: number; ownerHolds?: boolean }): {
+  log: DrivenLog;
+  hub: SessionHub;
+  reports: boolean[];
+  lagged: Conn[];
+} {
   const log = new DrivenLog();
   const reports: boolean[] = [];
   const lagged: Conn[] = [];
   const hub = new SessionHub(SESSION, 0, {
     log,
     logger: silentLogger,
-    slowConsumerBytes,
-    hardBacklogBytes: 15 * 1024 * 1024,
+    slowConsumerBytes: opts.slowConsumerBytes,
+    hardBacklogBytes: opts.hardBacklogBytes,
     onLagged: (conn) => lagged.push(conn),
-    onPace: (_session, behind) => reports.push(behind),
+    onPace: (_session, behind) => {
+      reports.push(behind);
+      return opts.ownerHolds ? Promise.resolve(behind) : undefined;
+    },
   });
   return { log, hub, reports, lagged };
 }
+
+/** A hub for a roomy server: uWS drops nothing below 15 MiB. */
+const roomyHub = (slowConsumerBytes: number): ReturnType<typeof drivenHub> =>
+  drivenHub({ slowConsumerBytes, hardBacklogBytes: 15 * 1024 * 1024 });
+
+describe('SessionHub: output held once the owner answers that it holds', () => {
+  // A cluster's log and links can hold more than 8 MiB of a flood on its way when the owner stops
+  // reading: released to every reader at once, it took them all past the hard bound.
+  it('keeps back more than it would on its own, then delivers every frame once, in order', async () => {
+    // This edge's reader is all the session has: the owner holds whenever asked.
+    const { log, hub, reports, lagged } = drivenHub({
+      slowConsumerBytes: 256 * 1024,
+      hardBacklogBytes: HARD_BACKLOG,
+      ownerHolds: true,
+    });
+    const reader = await server.connect(SESSION);
+    try {
+      await joinAll(hub, reader);
+      reader.pauseReading();
+      let seq = 0;
+      while (!reports.includes(true) && seq < 1000) {
+        await log.append(SESSION, output(++seq));
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(reports).toEqual([true]);
+      const heldFrom = seq;
+      for (let i = 0; i < 256; i++) await log.append(SESSION, output(++seq)); // 16 MiB
+      expect(lagged).toEqual([]);
+      expect(hub.head).toBe(heldFrom);
+      reader.resumeReading();
+      await until(() => reader.received.seqs.length === seq, `all ${seq} frames`, 10_000);
+      expect(reader.received.seqs).toEqual(Array.from({ length: seq }, (_, i) => i + 1));
+      expect(lagged).toEqual([]);
+    } finally {
+      hub.dispose();
+      reader.client.terminate();
+    }
+  });
+});
 
 describe('SessionHub: a gap filled while output becomes held', () => {
   // Room for a paused reader's backlog to sit well between the pace marks (2 MiB high, 512 KiB

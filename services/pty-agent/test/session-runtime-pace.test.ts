@@ -55,17 +55,19 @@ describe('SessionRuntime.pace', () => {
       await runtime.join(member('a', 'edge-1'));
       expect(await held(metrics, 'readers')).toBe(0);
 
-      runtime.pace('edge-1', true);
+      // The answer says whether output is held now: what the edge holds back for its readers.
+      expect(runtime.pace('edge-1', true)).toBe(true);
       expect(proc.paused).toBe(true);
       expect(await held(metrics, 'readers')).toBe(1);
 
       await runtime.join(member('b', 'edge-2')); // a reader elsewhere, caught up
       expect(proc.paused).toBe(false);
       expect(await held(metrics, 'readers')).toBe(0);
+      expect(runtime.pace('edge-1', true)).toBe(false); // edge-1 still behind, but the program runs on
 
-      runtime.pace('edge-2', true);
+      expect(runtime.pace('edge-2', true)).toBe(true); // edge-1's report still stands
       expect(proc.paused).toBe(true);
-      runtime.pace('edge-1', false);
+      expect(runtime.pace('edge-1', false)).toBe(false);
       expect(proc.paused).toBe(false);
 
       runtime.pace('edge-1', true);
@@ -88,7 +90,7 @@ describe('SessionRuntime.pace', () => {
     await runtime.kill();
     await runtime.whenClosed();
     expect(await held(metrics, 'readers')).toBe(0);
-    runtime.pace('edge-1', true); // a late report for a closed session changes nothing
+    expect(runtime.pace('edge-1', true)).toBe(false); // a late report for a closed session changes nothing
     expect(await held(metrics, 'readers')).toBe(0);
   });
 

@@ -34,18 +34,26 @@ export interface HubOptions {
   onEntry?: (entry: LogEntry, sessionId: string) => void;
   /**
    * Every reader of the session on this edge is behind (true), or one keeps up again (false):
-   * the owner holds the PTY's output meanwhile (pace-watch.ts). Without it, readers are only skipped.
+   * the owner holds the PTY's output meanwhile (pace-watch.ts), and may answer whether it does
+   * (SessionControl.pace). Without it, readers are only skipped.
    */
-  onPace?: (sessionId: string, behind: boolean) => void;
+  onPace?: (sessionId: string, behind: boolean) => Promise<boolean> | void;
   metrics?: EdgeMetrics;
 }
 
 /**
- * Entries kept back on this edge while its readers' output is held (pace-watch.ts): more than the
- * owner can have on its way when it stops reading the PTY (the sequencer's pipelined appends, at
- * most 4 MiB, and a frame). Past it they go to the sockets, and readers that cannot take them are skipped.
+ * Entries kept back on this edge while its readers' output is held (pace-watch.ts), until the
+ * owner answers that it holds: more than the sequencer's pipelined appends (at most 4 MiB) and a
+ * frame. Past it they go to the sockets, and readers that cannot take them are skipped.
  */
 const HELD_BYTES = 8 * 1024 * 1024;
+/**
+ * The same once the owner has answered that it holds the output: what still arrives was on its
+ * way before, and a cluster's log and links held up to ~20 MiB of it in a 100-reader flood. Past
+ * 8 MiB it went to every reader at once, past the hard bound, and skipped nearly all 100. This
+ * bound only keeps an edge's memory finite.
+ */
+const HELD_BYTES_OWNER_HOLDING = 64 * 1024 * 1024;
 
 /** How long a gap fill waits for entries the live feed delivered before the log stored them. */
 const GAP_STORE_WAIT_MS = 5000;
@@ -124,7 +132,7 @@ export class SessionHub implements Disposable {
           slowBytes: opts.slowConsumerBytes,
           highBytes: opts.slowConsumerBytes / 2,
           lowBytes: opts.slowConsumerBytes / 8,
-          report: (behind) => onPace(sessionId, behind),
+          report: (behind) => this.reportPace(onPace, behind),
           onRelease: () => this.outputFlows(),
         })
       : undefined;
@@ -165,6 +173,21 @@ export class SessionHub implements Disposable {
     this.sequence(entry);
   }
 
+  /** The owner answered this edge's latest "behind" with "output held" (reportPace). */
+  private ownerHolds = false;
+  private paceReports = 0;
+
+  /** Tells the owner; keeps its answer to a "behind" unless a later report came meanwhile. */
+  private reportPace(onPace: NonNullable<HubOptions['onPace']>, behind: boolean): void {
+    const report = ++this.paceReports;
+    if (!behind) this.ownerHolds = false;
+    const answer = onPace(this.sessionId, behind);
+    if (!behind || !(answer instanceof Promise)) return;
+    void answer.then((held) => {
+      if (report === this.paceReports) this.ownerHolds = held;
+    });
+  }
+
   /**
    * Output flows again after a hold: every reader's slow-consumer grace starts over, then what
    * was held goes out. Nothing looks at the backlogs while output is held (nothing is written), so
@@ -179,10 +202,11 @@ export class SessionHub implements Disposable {
 
   /**
    * Held past what the owner can have in flight: it is not holding (a reader on another edge
-   * keeps up). All of it is delivered; readers that cannot take it are skipped forward as before.
+   * keeps up), or has not answered that it is. All of it is delivered; readers that cannot take
+   * it are skipped forward as before.
    */
   private boundHeld(): void {
-    if (this.heldBytes > HELD_BYTES) this.releaseHeld(true);
+    if (this.heldBytes > (this.ownerHolds ? HELD_BYTES_OWNER_HOLDING : HELD_BYTES)) this.releaseHeld(true);
   }
 
   /**

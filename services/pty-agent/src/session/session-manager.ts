@@ -250,8 +250,8 @@ export class SessionManager implements SessionControl {
   }
 
   /** A session that has ended (or moved) has no output to hold: the report is dropped. */
-  async pace(sessionId: string, edgeId: string, behind: boolean): Promise<void> {
-    this.runtimes.get(sessionId)?.pace(edgeId, behind);
+  async pace(sessionId: string, edgeId: string, behind: boolean): Promise<boolean> {
+    return this.runtimes.get(sessionId)?.pace(edgeId, behind) ?? false;
   }
 
   async sendMessage(sessionId: string, req: SendMessageRequest): Promise<Task> {

@@ -128,9 +128,13 @@ export class SessionRuntime {
     return this.output.keyframe();
   }
 
-  /** An edge says every reader of this session there is behind, or that one keeps up again. */
-  pace(edgeId: string, behind: boolean): void {
+  /**
+   * An edge says every reader of this session there is behind, or that one keeps up again; true
+   * when the output is held for the readers now.
+   */
+  pace(edgeId: string, behind: boolean): boolean {
     if (this.state === 'running') this.readerPace.report(edgeId, behind);
+    return this.readerPace.held;
   }
 
   // ---- membership ---------------------------------------------------------------------------
