@@ -1,9 +1,9 @@
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { FrameLog, LogBounds, LogEntry, RetentionPolicy, Unsubscribe } from '@pty-ws/ports';
+import { delay } from '@pty-ws/testkit';
 import { silentLogger } from '../src/logger';
 import { sendMessage } from '../src/uws';
 import type { Conn } from '../src/ws/connection';
-import { delay } from '@pty-ws/testkit';
 import { SLOW_GRACE_MS, SessionHub } from '../src/ws/session-hub';
 import {
   joinAll,
