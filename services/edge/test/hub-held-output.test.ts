@@ -76,8 +76,8 @@ describe('SessionHub: output held for readers that are all behind', () => {
   let hub: SessionHub;
   let reader: Connected;
   let seq = 0;
-  const lagged: Conn[] = [];
-  const reports: boolean[] = [];
+  let lagged: Conn[];
+  let reports: boolean[];
 
   const append = async (n: number): Promise<void> => {
     for (let i = 0; i < n; i++) await log.append(SESSION, output(++seq));
@@ -85,17 +85,7 @@ describe('SessionHub: output held for readers that are all behind', () => {
 
   beforeEach(async () => {
     seq = 0;
-    lagged.length = 0;
-    reports.length = 0;
-    log = new DrivenLog();
-    hub = new SessionHub(SESSION, 0, {
-      log,
-      logger: silentLogger,
-      slowConsumerBytes: 256 * 1024,
-      hardBacklogBytes: HARD_BACKLOG,
-      onLagged: (conn) => lagged.push(conn),
-      onPace: (_session, behind) => reports.push(behind),
-    });
+    ({ log, hub, reports, lagged } = drivenHub({ slowConsumerBytes: 256 * 1024, hardBacklogBytes: HARD_BACKLOG }));
     reader = await server.connect(SESSION);
     hub.add(reader.conn);
     await hub.catchUp(reader.conn);

@@ -58,7 +58,9 @@ function newHub(
       lagged.push(conn);
       if (reports.at(-1)?.behind === true) skippedWhileHeld.push(conn);
     },
-    onPace: (_session, behind) => reports.push({ behind, at: performance.now() }),
+    onPace: (_session, behind) => {
+      reports.push({ behind, at: performance.now() });
+    },
   });
   return { hub, log };
 }

@@ -182,7 +182,7 @@ export class SessionHub implements Disposable {
     const report = ++this.paceReports;
     if (!behind) this.ownerHolds = false;
     const answer = onPace(this.sessionId, behind);
-    if (!behind || !(answer instanceof Promise)) return;
+    if (!behind || !answer) return;
     void answer.then((held) => {
       if (report === this.paceReports) this.ownerHolds = held;
     });
