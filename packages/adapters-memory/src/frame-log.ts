@@ -4,6 +4,7 @@ import {
   retentionKeeps,
   type FrameLog,
   type LogBounds,
+  type LogCut,
   type LogEntry,
   type RetentionPolicy,
   type TranscriptArchive,
@@ -89,6 +90,7 @@ class SessionLog {
 
 interface Subscription {
   onEntry: (entry: LogEntry) => void;
+  onCut: ((cut: LogCut) => void) | undefined;
   active: boolean;
 }
 
@@ -190,13 +192,13 @@ export class MemoryFrameLog implements FrameLog {
     return boundsOf(this.sessions.get(sessionId));
   }
 
-  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void): Unsubscribe {
+  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void, onCut?: (cut: LogCut) => void): Unsubscribe {
     let topic = this.topics.get(sessionId);
     if (!topic) {
       topic = new Topic();
       this.topics.set(sessionId, topic);
     }
-    const subscription: Subscription = { onEntry, active: true };
+    const subscription: Subscription = { onEntry, onCut, active: true };
     topic.subscriptions = [...topic.subscriptions, subscription];
     return () => {
       if (!subscription.active) return;
@@ -207,6 +209,18 @@ export class MemoryFrameLog implements FrameLog {
       current.subscriptions = current.subscriptions.filter((s) => s !== subscription);
       if (current.subscriptions.length === 0 && !current.delivering) this.topics.delete(sessionId);
     };
+  }
+
+  /** This log never refuses an append; a runtime over it that gave up still tells its subscribers. */
+  announceCut(sessionId: string, cut: LogCut): void {
+    for (const s of this.topics.get(sessionId)?.subscriptions ?? []) {
+      if (!s.active) continue;
+      try {
+        s.onCut?.(cut);
+      } catch (error) {
+        this.report(error, sessionId, cut.lastSeq);
+      }
+    }
   }
 
   async trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds> {

@@ -1,5 +1,5 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
-import type { EventEntry, LogEntry, OutputEntry } from '@pty-ws/ports';
+import type { EventEntry, LogCut, LogEntry, OutputEntry } from '@pty-ws/ports';
 import { allocOutputBytes, type OutputStream, type ServiceParameters } from '@pty-ws/protocol';
 
 /**
@@ -147,4 +147,23 @@ function integer(h: MsgHdrs | undefined, name: string): number {
   const value = finite(h, name);
   if (!Number.isInteger(value)) throw new FrameDecodeError(`${name} is not an integer`);
   return value;
+}
+
+/** A LogCut notice as JSON (core NATS, not a stored message). */
+export function encodeCut(cut: LogCut): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify({ last_seq: cut.lastSeq, message: cut.message }));
+}
+
+/** The notice, or undefined when it is not one. */
+export function decodeCut(data: Uint8Array): LogCut | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(data));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { last_seq: lastSeq, message } = parsed as Record<string, unknown>;
+  if (!Number.isSafeInteger(lastSeq) || typeof message !== 'string') return undefined;
+  return { lastSeq: lastSeq as number, message };
 }

@@ -12,12 +12,13 @@ import {
   retentionKeeps,
   type FrameLog,
   type LogBounds,
+  type LogCut,
   type LogEntry,
   type RetentionPolicy,
   type Unsubscribe,
 } from '@pty-ws/ports';
 import { AppendChannel, type Channel } from './append-channel';
-import { decode, decodeMeta, encodeEntry, encodeMark } from './codec';
+import { decode, decodeCut, decodeMeta, encodeCut, encodeEntry, encodeMark } from './codec';
 import { frameStreamConfig, resolveFrameLogOptions, type JetStreamFrameLogOptions } from './frame-log-options';
 import { LiveFeed } from './live-feed';
 import { ensureStream } from './setup';
@@ -331,7 +332,7 @@ export class JetStreamFrameLog implements FrameLog {
     return boundsOf(first, last);
   }
 
-  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void): Unsubscribe {
+  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void, onCut?: (cut: LogCut) => void): Unsubscribe {
     const feed = new LiveFeed({
       read: (afterSeq, toSeq) => this.read(sessionId, afterSeq, { toSeq, limit: FILL_BATCH }),
       bounds: () => this.bounds(sessionId),
@@ -355,6 +356,22 @@ export class JetStreamFrameLog implements FrameLog {
       feedFrom(this.subjects.live(sessionId), (e) => feed.stored(e)),
       feedFrom(this.subjects.early(sessionId), (e) => feed.early(e)),
     ];
+    if (onCut) {
+      subs.push(
+        this.nc.subscribe(this.subjects.cut(sessionId), {
+          callback: (error, msg) => {
+            if (error) return this.report(error, sessionId);
+            const cut = decodeCut(msg.data);
+            if (!cut) return this.report(new Error('malformed log cut notice'), sessionId);
+            try {
+              onCut(cut);
+            } catch (cutError) {
+              this.report(cutError, sessionId);
+            }
+          },
+        }),
+      );
+    }
     let active = true;
     return () => {
       if (!active) return;
@@ -368,6 +385,18 @@ export class JetStreamFrameLog implements FrameLog {
         }
       }
     };
+  }
+
+  /**
+   * On core NATS, beside the stream (which is what may be unreachable): while the connection is
+   * reconnecting the client keeps the message and sends it once it is back.
+   */
+  announceCut(sessionId: string, cut: LogCut): void {
+    try {
+      this.nc.publish(this.subjects.cut(sessionId), encodeCut(cut));
+    } catch (error) {
+      this.report(error, sessionId); // the connection is closed for good: nobody is listening here
+    }
   }
 
   async trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds> {

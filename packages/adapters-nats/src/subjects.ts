@@ -37,6 +37,11 @@ export class FrameSubjects {
     return `${this.prefix}.early.${sessionToken(sessionId)}`;
   }
 
+  /** Core NATS: the owner gave the session's log up (LogCut), told beside the log. */
+  cut(sessionId: string): string {
+    return `${this.prefix}.cut.${sessionToken(sessionId)}`;
+  }
+
   /** What the stream captures. */
   get allFrames(): string {
     return `${this.prefix}.frames.*`;

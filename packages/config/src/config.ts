@@ -59,6 +59,10 @@ export interface Config {
   streamRelay: 'on' | 'off';
   /** PTYWS_SLOW_CONSUMER_BYTES, default 1048576: socket backlog past which an observer is skipped forward. */
   slowConsumerBytes: number;
+  /** PTYWS_LOG_OUTAGE_BUFFER_BYTES, default 64 MiB: output a session keeps while its log cannot be written. */
+  logOutageBufferBytes: number;
+  /** PTYWS_LOG_OUTAGE_GIVE_UP_S, default 120: how long an unwritable log is retried before the session ends. */
+  logOutageGiveUpS: number;
   /** PTYWS_TASK_TIMEOUT_S, default 600: a task's command is killed (FAILED) after this long. */
   taskTimeoutS: number;
   /** PTYWS_TASK_OUTPUT_BYTES, default 65536: task output kept as its artifact (the tail beyond is cut). */

@@ -281,6 +281,20 @@ const SPECS: SpecTable = {
       'Socket backlog past which an observer is skipped forward (`PTY_OUTPUT_LAGGED`); while most readers of a session have half of it waiting, the PTY is not read (output waits for them).',
     rule: integer(1024, 1024 * MIB),
   },
+  logOutageBufferBytes: {
+    name: 'PTYWS_LOG_OUTAGE_BUFFER_BYTES',
+    default: '67108864',
+    description:
+      "While a session's frame log cannot be written, the agent keeps up to this much of its output and appends it once the log is back; past it the PTY is not read (the program waits, as on a slow terminal).",
+    rule: integer(64 * 1024, 4096 * MIB),
+  },
+  logOutageGiveUpS: {
+    name: 'PTYWS_LOG_OUTAGE_GIVE_UP_S',
+    default: '120',
+    description:
+      'How long appends to an unreachable frame log are retried before the agent ends the session: it closes with reason `error`, and its clients get an Error and `Closed`.',
+    rule: integer(1, MAX_TIMER_S),
+  },
   taskTimeoutS: {
     name: 'PTYWS_TASK_TIMEOUT_S',
     default: '600',

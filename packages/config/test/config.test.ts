@@ -47,6 +47,8 @@ describe('loadConfig defaults', () => {
       mirrorThread: 'main',
       streamRelay: 'on',
       slowConsumerBytes: 1048576,
+      logOutageBufferBytes: 67108864,
+      logOutageGiveUpS: 120,
       taskTimeoutS: 600,
       taskOutputBytes: 65536,
       pushAttempts: 8,

@@ -20,6 +20,7 @@ export const AUDIT_EVENT_TYPES = [
   'push_config_set',
   'push_config_delete',
   'transcript_read',
+  'session_log_cut',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

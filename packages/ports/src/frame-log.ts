@@ -65,6 +65,19 @@ export function retentionKeeps(
 export type Unsubscribe = () => void;
 
 /**
+ * A session's owner gave up writing its log (an outage past PTYWS_LOG_OUTAGE_GIVE_UP_S) and ended
+ * it: told to subscribers beside the log, which may still be unreachable, so that every reader
+ * learns of the end. The log then ends where the outage began, with `Closed` reason `error` once
+ * it can be appended.
+ */
+export interface LogCut {
+  /** The last sequence the owner had numbered: entries after the log's end up to it were lost. */
+  lastSeq: number;
+  /** For people: what failed and for how long. */
+  message: string;
+}
+
+/**
  * The per-session sequenced frame log: the single source of replay.
  *
  * Guarantees: per session there is one writer (the session's owner), and `append` accepts only
@@ -78,8 +91,14 @@ export interface FrameLog {
   /** Entries with `afterSeq < seq <= toSeq` (default: all), oldest first, at most `limit`. */
   read(sessionId: string, afterSeq: number, opts?: { toSeq?: number; limit?: number }): Promise<LogEntry[]>;
   bounds(sessionId: string): Promise<LogBounds>;
-  /** Live entries appended after this call. */
-  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void): Unsubscribe;
+  /** Live entries appended after this call; `onCut` hears the session's owner give its log up (LogCut). */
+  subscribe(sessionId: string, onEntry: (entry: LogEntry) => void, onCut?: (cut: LogCut) => void): Unsubscribe;
+  /**
+   * Tells the session's subscribers, on every process, that its owner gave its log up: best
+   * effort and at once (a remote log sends it once its connection is back); never throws. A log
+   * that cannot fail need not implement it.
+   */
+  announceCut?(sessionId: string, cut: LogCut): void;
   /** Drops entries outside the retention windows; returns the new bounds. */
   trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds>;
   /** Forgets a session entirely (after its retention has run out). */

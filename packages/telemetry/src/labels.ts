@@ -80,8 +80,11 @@ export type SessionState = (typeof SESSION_STATES)[number];
 export const KEYFRAME_TRIGGERS = ['cadence', 'on_demand'] as const;
 export type KeyframeTrigger = (typeof KEYFRAME_TRIGGERS)[number];
 
-/** Why a session's PTY is not being read: every reader behind, or the mirror or archive far behind. */
-export const OUTPUT_HOLD_REASONS = ['readers', 'mirror', 'archive'] as const;
+/**
+ * Why a session's PTY is not being read: every reader behind, the mirror or archive far behind, or
+ * the frame log unreachable with PTYWS_LOG_OUTAGE_BUFFER_BYTES of output waiting for it.
+ */
+export const OUTPUT_HOLD_REASONS = ['readers', 'mirror', 'archive', 'log'] as const;
 export type OutputHoldReason = (typeof OUTPUT_HOLD_REASONS)[number];
 
 const TOKEN = /^[a-z0-9][a-z0-9_.-]{0,31}$/;

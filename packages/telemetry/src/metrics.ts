@@ -69,6 +69,10 @@ export interface AgentMetrics extends TranscriptArchiveMetrics {
   keyframe(trigger: KeyframeTrigger, bytes: number, seconds: number): void;
   /** A session's PTY stopped (+1) or resumed (-1) being read, for `reason`. */
   outputHeld(reason: OutputHoldReason, delta: 1 | -1): void;
+  /** Output sequenced but not yet in the frame log changed by `delta` bytes (summed over sessions). */
+  frameLogWaiting(delta: number): void;
+  /** A session was ended because its frame log could not be written (PTYWS_LOG_OUTAGE_GIVE_UP_S). */
+  frameLogCut(): void;
 }
 
 /** Recorders of the transcript archive (agent): what was written, what failed, what waits. */
@@ -152,6 +156,8 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
   private readonly archiveBytes: Counter;
   private readonly archiveFailures: Counter;
   private readonly archiveLagFrames: Gauge;
+  private readonly frameLogWaitingBytes: Gauge;
+  private readonly frameLogCuts: Counter;
   private readonly outputHeldSessions: Gauge<'reason'>;
   private readonly natsLag: Gauge;
   private readonly pgQuerySeconds: Histogram<'operation'>;
@@ -354,11 +360,21 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
     this.archiveLagFrames.set(0);
     this.outputHeldSessions = new Gauge({
       name: 'ptyws_output_held_sessions',
-      help: 'Sessions whose PTY is not being read now, by reason: readers (most readers behind: output waits for them), mirror or archive (far behind the stream).',
+      help: 'Sessions whose PTY is not being read now, by reason: readers (most readers behind: output waits for them), mirror or archive (far behind the stream), log (the frame log unreachable and PTYWS_LOG_OUTAGE_BUFFER_BYTES waiting for it).',
       labelNames: ['reason'],
       registers,
     });
     for (const reason of OUTPUT_HOLD_REASONS) this.outputHeldSessions.set({ reason }, 0);
+    this.frameLogWaitingBytes = new Gauge({
+      name: 'ptyws_frame_log_waiting_bytes',
+      help: 'Output sequenced but not yet confirmed by the frame log, over all sessions of this agent (grows while the log is unreachable).',
+      registers,
+    });
+    this.frameLogWaitingBytes.set(0);
+    this.frameLogCuts = counter(
+      'ptyws_frame_log_cuts_total',
+      'Sessions ended with reason error because their frame log could not be written for PTYWS_LOG_OUTAGE_GIVE_UP_S.',
+    );
 
     // ---- cluster adapters ----------------------------------------------------------------------
     this.natsLag = new Gauge({
@@ -472,6 +488,14 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
 
   outputHeld(reason: OutputHoldReason, delta: 1 | -1): void {
     this.outputHeldSessions.inc({ reason }, delta);
+  }
+
+  frameLogWaiting(delta: number): void {
+    if (delta !== 0) this.frameLogWaitingBytes.inc(delta);
+  }
+
+  frameLogCut(): void {
+    this.frameLogCuts.inc();
   }
 
   archiveChunkWritten(frames: number, bytes: number): void {

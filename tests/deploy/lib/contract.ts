@@ -67,6 +67,8 @@ export const METRICS: Record<string, 'counter' | 'gauge' | 'histogram'> = {
   ptyws_transcript_write_failures_total: 'counter',
   ptyws_transcript_archive_lag_frames: 'gauge',
   ptyws_output_held_sessions: 'gauge',
+  ptyws_frame_log_waiting_bytes: 'gauge',
+  ptyws_frame_log_cuts_total: 'counter',
 };
 
 /** Label names each metric carries (beyond job/instance), as far as the contract says. */

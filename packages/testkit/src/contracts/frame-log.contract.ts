@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { SequenceConflictError, type EventEntry, type FrameLog, type LogEntry, type OutputEntry } from '@pty-ws/ports';
+import {
+  SequenceConflictError,
+  type EventEntry,
+  type FrameLog,
+  type LogCut,
+  type LogEntry,
+  type OutputEntry,
+} from '@pty-ws/ports';
 import { settle, uniqueId, waitFor } from './support';
 
 export interface FrameLogFixture {
@@ -252,6 +259,34 @@ export function frameLogContract(name: string, makeLog: () => Promise<FrameLogFi
         await settle();
         expect(got).toEqual([1, 2]);
         unsub();
+      });
+    });
+
+    describe('announceCut (the owner gave the log up)', () => {
+      it("reaches the session's subscribers that listen for it, and no other session's", async () => {
+        if (!log.announceCut) return; // a log that cannot fail need not have it
+        const other = uniqueId('session');
+        const cuts: LogCut[] = [];
+        const elsewhere: LogCut[] = [];
+        const unsub = log.subscribe(
+          session,
+          () => {},
+          (cut) => cuts.push(cut),
+        );
+        const unsubOther = log.subscribe(
+          other,
+          () => {},
+          (cut) => elsewhere.push(cut),
+        );
+        const unsubDeaf = log.subscribe(session, () => {}); // no onCut: nothing to tell
+        log.announceCut(session, { lastSeq: 7, message: 'the log was unreachable' });
+        await waitFor(() => cuts.length === 1, 'the notice');
+        await settle();
+        expect(cuts).toEqual([{ lastSeq: 7, message: 'the log was unreachable' }]);
+        expect(elsewhere).toEqual([]);
+        unsub();
+        unsubOther();
+        unsubDeaf();
       });
     });
 
