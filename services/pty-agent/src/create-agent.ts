@@ -132,6 +132,7 @@ export function createSessionManager(
       outputCoalesceMs: config.outputCoalesceMs,
       outputFrameBytes: config.outputFrameBytes,
       mirrorThread: config.mirrorThread,
+      logOutage: { bufferBytes: config.logOutageBufferBytes, giveUpMs: config.logOutageGiveUpS * 1000 },
       logger,
     },
     ...(metrics ? { metrics } : {}),

@@ -1,7 +1,7 @@
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
 import { entryWeight, type FrameLog, type LogEntry } from '@pty-ws/ports';
 import { ManualClock } from '@pty-ws/testkit';
-import { Sequencer } from '../src/session/sequencer';
+import { Sequencer, type SequencerOptions } from '../src/session/sequencer';
 
 const S = 'session-a';
 const text = (e: LogEntry) => (e.type === 'output' ? Buffer.from(e.data).toString() : e.op);
@@ -52,7 +52,7 @@ async function settled(sequencer: Sequencer): Promise<void> {
 }
 
 /** A sequencer of session S on `log` from sequence 0, recording failures and confirmed sequences. */
-function sequencerOn(log: FrameLog, clock?: ManualClock) {
+function sequencerOn(log: FrameLog, clock?: ManualClock, more: Partial<SequencerOptions> = {}) {
   const confirmed: number[] = [];
   const failures: Error[] = [];
   const sequencer = new Sequencer({
@@ -62,6 +62,7 @@ function sequencerOn(log: FrameLog, clock?: ManualClock) {
     onFailure: (err) => failures.push(err),
     afterAppend: (e) => confirmed.push(e.seq),
     ...(clock ? { clock } : {}),
+    ...more,
   });
   return { sequencer, confirmed, failures };
 }
@@ -154,5 +155,68 @@ describe('Sequencer', () => {
       await turns();
     }
     expect(failures.map((e) => e.message)).toEqual(['NATS is down']);
+  });
+
+  it('says past the waiting bound that output should wait, and once half is left that it may flow; nothing is lost', async () => {
+    const clock = new ManualClock();
+    const inner = new MemoryFrameLog();
+    let down = true;
+    const log = Object.create(inner) as FrameLog;
+    log.append = (sessionId, entry) =>
+      down ? Promise.reject(new Error('NATS is down')) : inner.append(sessionId, entry);
+    const told: boolean[] = [];
+    let waitingBytes = 0;
+    const { sequencer, confirmed, failures } = sequencerOn(log, clock, {
+      giveUpMs: 60_000,
+      waitingBound: 10_000,
+      onWaiting: (over) => told.push(over),
+      onWaitingBytes: (delta) => (waitingBytes += delta),
+    });
+    const frame = (n: number) => Buffer.from(`frame ${n} `.padEnd(1000, '.'));
+    for (const n of range(10)) sequencer.output('stdout', frame(n));
+    expect(told).toEqual([]); // 10 000 bytes: at the bound, not past it
+    sequencer.output('stdout', frame(11));
+    expect(told).toEqual([true]);
+    expect(waitingBytes).toBe(11_000);
+    const turns = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    for (let t = 0; t < 5000; t += 500) {
+      clock.advance(500);
+      await turns();
+    }
+    expect(told).toEqual([true]); // still down: still waiting
+    down = false;
+    while (confirmed.length < 11) {
+      clock.advance(500);
+      await turns();
+    }
+    await settled(sequencer);
+    expect(told).toEqual([true, false]);
+    expect(waitingBytes).toBe(0);
+    expect(failures).toEqual([]);
+    expect(confirmed).toEqual(range(11));
+    expect((await inner.read(S, 0)).map(text)).toEqual(range(11).map((n) => frame(n).toString()));
+  });
+
+  it('gives up after its configured window, and drops what waited (nothing more is counted as waiting)', async () => {
+    const clock = new ManualClock();
+    const down = Object.create(new MemoryFrameLog()) as FrameLog;
+    down.append = () => Promise.reject(new Error('NATS is down'));
+    let waitingBytes = 0;
+    const { sequencer, failures } = sequencerOn(down, clock, {
+      giveUpMs: 3000,
+      onWaitingBytes: (delta) => (waitingBytes += delta),
+    });
+    for (const n of range(5)) sequencer.output('stdout', Buffer.from(`frame ${n}`));
+    for (let t = 0; t < 10_000 && failures.length === 0; t += 250) {
+      clock.advance(250);
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(failures.map((e) => e.message)).toEqual(['NATS is down']);
+    expect(clock.monotonic()).toBeLessThan(5000);
+    await settled(sequencer);
+    expect(sequencer.failed).toBe(true);
+    expect(waitingBytes).toBe(0);
   });
 });

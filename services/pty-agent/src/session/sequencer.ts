@@ -14,6 +14,17 @@ export interface SequencerOptions {
   onRetry?: (err: Error) => void;
   /** Entry timestamps (wall) and the retry window and back-off (monotonic). */
   clock?: Clock;
+  /** How long a failing append is retried before the log is given up (PTYWS_LOG_OUTAGE_GIVE_UP_S); default 120 s. */
+  giveUpMs?: number;
+  /**
+   * Bytes sequenced and not yet confirmed past which `onWaiting` says the output should wait
+   * (PTYWS_LOG_OUTAGE_BUFFER_BYTES); it says it may flow again once half of that is left. Default 64 MiB.
+   */
+  waitingBound?: number;
+  /** Told when the unconfirmed bytes pass the bound (true) and drop to half of it again (false). */
+  onWaiting?: (over: boolean) => void;
+  /** Told of every change of the unconfirmed bytes (a metric). */
+  onWaitingBytes?: (delta: number) => void;
 }
 
 /** An append issued to the log and not yet confirmed. */
@@ -44,6 +55,9 @@ export class Sequencer {
   private recovering = false;
   private readonly attempts = new Set<Promise<void>>();
   private roomWaiter: (() => void) | undefined;
+  /** Bytes (entryWeight) sequenced and not yet confirmed or dropped: what an outage makes wait. */
+  private waitingBytes = 0;
+  private overBound = false;
 
   private readonly sessionId: string;
   private readonly log: FrameLog;
@@ -51,6 +65,10 @@ export class Sequencer {
   private readonly afterAppend: (entry: LogEntry) => void;
   private readonly onRetry: (err: Error) => void;
   private readonly clock: Clock;
+  private readonly giveUpMs: number;
+  private readonly waitingBound: number;
+  private readonly onWaiting: (over: boolean) => void;
+  private readonly onWaitingBytes: (delta: number) => void;
 
   constructor(opts: SequencerOptions) {
     ({ sessionId: this.sessionId, log: this.log, onFailure: this.onFailure } = opts);
@@ -58,10 +76,19 @@ export class Sequencer {
     this.afterAppend = opts.afterAppend ?? (() => {});
     this.onRetry = opts.onRetry ?? (() => {});
     this.clock = opts.clock ?? systemClock;
+    this.giveUpMs = opts.giveUpMs ?? DEFAULT_GIVE_UP_MS;
+    this.waitingBound = opts.waitingBound ?? DEFAULT_WAITING_BOUND;
+    this.onWaiting = opts.onWaiting ?? (() => {});
+    this.onWaitingBytes = opts.onWaitingBytes ?? (() => {});
   }
 
   get lastSeq(): number {
     return this.last;
+  }
+
+  /** The log was given up: nothing sequenced from then on reaches it. */
+  get failed(): boolean {
+    return this.failure !== undefined;
   }
 
   output(stream: OutputStream, data: Uint8Array): number {
@@ -84,7 +111,7 @@ export class Sequencer {
   reserve(build: (seq: number) => Promise<LogEntry>): number {
     const seq = ++this.last;
     const entry = build(seq);
-    this.enqueue(seq, () => entry);
+    this.enqueue(seq, () => entry, EVENT_WEIGHT);
     return seq;
   }
 
@@ -96,20 +123,21 @@ export class Sequencer {
   private append(build: (seq: number) => LogEntry): number {
     const seq = ++this.last;
     const entry = build(seq);
-    this.enqueue(seq, () => entry);
+    this.enqueue(seq, () => entry, entryWeight(entry));
     return seq;
   }
 
   /**
    * Issues in order, confirms in order. A transient failure (a NATS outage, a timed-out ack) is
-   * retried with backoff for up to RETRY_WINDOW_MS, and nothing new is issued meanwhile, so order
+   * retried with backoff for up to `giveUpMs`, and nothing new is issued meanwhile, so order
    * and gaplessness hold. Retrying starts only once every issued append has settled, so the log
    * is no longer changing; an attempt whose ack was lost may have been stored: before retrying
    * we look at the log's last sequence — this sequencer is the session's only writer, so a stored
    * `seq` is this entry. Only a sequence conflict on an append issued with nothing unconfirmed
    * before it (another writer), or an outage longer than the window, is final.
    */
-  private enqueue(seq: number, entryOf: () => LogEntry | Promise<LogEntry>): void {
+  private enqueue(seq: number, entryOf: () => LogEntry | Promise<LogEntry>, weight: number): void {
+    this.waiting(weight);
     const issued = this.issueChain.then(async (): Promise<Issued | undefined> => {
       if (this.failure) return undefined;
       // Building the entry (a keyframe's snapshot) is not I/O: a failure there is final, not an
@@ -134,7 +162,7 @@ export class Sequencer {
     this.issueChain = issued.then(() => undefined);
     this.chain = this.chain.then(async () => {
       const slot = await issued;
-      if (!slot) return;
+      if (!slot) return this.waiting(-weight);
       try {
         if (
           await slot.attempt.then(
@@ -149,6 +177,7 @@ export class Sequencer {
         this.inFlightBytes -= entryWeight(slot.entry);
         if (this.inFlight === 0) this.recovering = false;
         this.wakeIssuer();
+        this.waiting(-weight);
       }
     });
   }
@@ -178,7 +207,7 @@ export class Sequencer {
     // Issued behind an unconfirmed append, it most likely failed because that one did, which has
     // just been dealt with: look again at once (an outage still in progress backs off from there).
     let delay = slot.speculative || e.name === 'PredecessorNotStoredError' ? 0 : 50;
-    const deadline = this.clock.monotonic() + RETRY_WINDOW_MS;
+    const deadline = this.clock.monotonic() + this.giveUpMs;
     for (;;) {
       if (this.failure) return false;
       if (final || this.clock.monotonic() + delay > deadline) {
@@ -208,6 +237,19 @@ export class Sequencer {
     this.wakeIssuer();
   }
 
+  /** Counts bytes waiting for the log; past the bound the output should wait, until half is left. */
+  private waiting(delta: number): void {
+    this.waitingBytes += delta;
+    this.onWaitingBytes(delta);
+    if (!this.overBound && this.waitingBytes > this.waitingBound) {
+      this.overBound = true;
+      this.onWaiting(true);
+    } else if (this.overBound && this.waitingBytes <= this.waitingBound / 2) {
+      this.overBound = false;
+      this.onWaiting(false);
+    }
+  }
+
   private wakeIssuer(): void {
     const wake = this.roomWaiter;
     this.roomWaiter = undefined;
@@ -229,5 +271,9 @@ function toError(err: unknown): Error {
 const MAX_IN_FLIGHT = 32;
 const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
-/** How long an append is retried before the session's log is given up. */
-const RETRY_WINDOW_MS = 120_000;
+/** How long an append is retried before the session's log is given up (PTYWS_LOG_OUTAGE_GIVE_UP_S). */
+export const DEFAULT_GIVE_UP_MS = 120_000;
+/** Output kept for the log during an outage before the PTY waits (PTYWS_LOG_OUTAGE_BUFFER_BYTES). */
+const DEFAULT_WAITING_BOUND = 64 * 1024 * 1024;
+/** A reserved entry's weight before it is built (a cadence Keyframe): an event's, as entryWeight counts it. */
+const EVENT_WEIGHT = 256;

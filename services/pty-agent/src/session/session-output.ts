@@ -17,11 +17,17 @@ export interface OutputSettings {
   mirrorThread?: 'main' | 'worker';
   log: FrameLog;
   retention: RetentionPolicy;
-  logger: { warn(obj: object, msg: string): void };
+  logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   metrics?: AgentMetrics;
   /** Where frames go before the log may evict them; without one the log is the only history. */
   archive?: TranscriptArchive;
   archiver?: Omit<ArchiverOptions, 'logger'>;
+  /**
+   * While the log cannot be written: how much output waits for it before the PTY is held
+   * (PTYWS_LOG_OUTAGE_BUFFER_BYTES), and how long appends are retried before the session is
+   * ended (PTYWS_LOG_OUTAGE_GIVE_UP_S). Defaults: 64 MiB, 120 s.
+   */
+  logOutage?: { bufferBytes: number; giveUpMs: number };
 }
 
 export interface SessionOutputOptions extends OutputSettings {
@@ -55,6 +61,8 @@ export class SessionOutput {
   /** What asked for the PTY's output to wait (the mirror or the archive far behind the stream, or every reader). */
   private readonly slowedBy = new Set<OutputHoldReason>();
   private lastTrimAt = 0;
+  /** The PTY is being let go (kill): its last output is read even while the log is away. */
+  private draining = false;
 
   constructor(private readonly opts: SessionOutputOptions) {
     const { sessionId } = opts;
@@ -73,15 +81,27 @@ export class SessionOutput {
       log: opts.log,
       lastSeq: opts.lastSeq,
       clock: opts.clock,
+      ...(opts.logOutage ? { giveUpMs: opts.logOutage.giveUpMs, waitingBound: opts.logOutage.bufferBytes } : {}),
       onFailure: (err) => {
         // The log cannot take this session's frames any more: stop it rather than let it run on
         // with output nobody can see or replay.
         opts.logger.warn(
-          { session_id: sessionId, err: err.message },
+          { session_id: sessionId, err: err.message, last_seq: this.sequencer.lastSeq },
           'frame log append failed for good: closing the session',
         );
+        opts.metrics?.frameLogCut();
         opts.onLogFailure();
       },
+      // Past the bound the program waits, as on a slow terminal, until the log has taken half.
+      onWaiting: (over) => {
+        if (this.draining) return; // the hold was let go of for good (kill)
+        opts.logger[over ? 'warn' : 'info'](
+          { session_id: sessionId },
+          over ? 'frame log behind: output held until it catches up' : 'frame log caught up: output flows again',
+        );
+        this.slowDown('log', over);
+      },
+      onWaitingBytes: (delta) => opts.metrics?.frameLogWaiting(delta),
       afterAppend: (entry) => {
         this.archiver?.push(entry);
         this.maybeTrim();
@@ -160,6 +180,17 @@ export class SessionOutput {
     for (const reason of this.slowedBy) this.opts.metrics?.outputHeld(reason, -1);
     this.slowedBy.clear();
     return { archived };
+  }
+
+  /** The log was given up: what was sequenced after its end never reached it. */
+  get logCut(): boolean {
+    return this.sequencer.failed;
+  }
+
+  /** The PTY is let go of (kill): its last output is read whatever the log does, so the exit comes. */
+  drain(): void {
+    this.draining = true;
+    this.slowDown('log', false);
   }
 
   /** Most readers of the session are behind, on every edge with readers (reader-pace.ts): the PTY waits for them. */

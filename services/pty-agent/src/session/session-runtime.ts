@@ -12,8 +12,9 @@ import type {
 import { PtyFailure, isManagedPtyProcess, systemClock, type Clock } from '@pty-ws/ports';
 import type { TranscriptArchiver } from '../archive/transcript-archiver';
 import { Membership, type Caps } from './membership';
+import { endCutLog } from './log-cut';
 import { ReaderPace } from './reader-pace';
-import type { Sequencer } from './sequencer';
+import { DEFAULT_GIVE_UP_MS, type Sequencer } from './sequencer';
 import { SessionOutput, type OutputSettings } from './session-output';
 
 export interface RuntimeOptions extends OutputSettings {
@@ -283,8 +284,9 @@ export class SessionRuntime {
   kill(reason: ClosedReason = 'killed'): Promise<void> {
     if (this.state !== 'running') return this.whenClosed();
     this.killedBy = reason;
-    // Its last output is read whatever the readers do: the exit waits for the tty to drain.
+    // Its last output is read whatever the readers or the log do: the exit waits for the tty to drain.
     this.readerPace.dispose();
+    this.output.drain();
     try {
       this.proc.kill('SIGHUP');
     } catch {
@@ -323,6 +325,22 @@ export class SessionRuntime {
     return true;
   }
 
+  /** Readers are told at once, and the log gets its `Closed` once it takes appends again (log-cut.ts). */
+  private endCutLog(): void {
+    const giveUpMs = this.opts.logOutage?.giveUpMs ?? DEFAULT_GIVE_UP_MS;
+    const lastSeq = this.sequencer.lastSeq;
+    void endCutLog({
+      sessionId: this.sessionId,
+      log: this.opts.log,
+      cut: {
+        lastSeq,
+        message: `the session's frame log could not be written for ${Math.round(giveUpMs / 1000)} s: the session was ended, and output after the log's last frame was lost`,
+      },
+      clock: this.clock,
+      logger: this.opts.logger,
+    });
+  }
+
   whenClosed(): Promise<void> {
     if (this.state === 'closed') return Promise.resolve();
     return new Promise((resolve) => this.closedWaiters.push(resolve));
@@ -349,7 +367,9 @@ export class SessionRuntime {
     this.advance('closed');
     // A slow archive must not hold up Closed: the log keeps what the archive has not taken.
     const { archived } = await this.output.close();
-    if (end) this.onClosed(end.exitCode, end.reason);
+    // A session whose log was cut never ended cleanly, whatever its exit: `error`, and no exit code.
+    if (end && this.output.logCut) this.endCutLog();
+    if (end) this.onClosed(this.output.logCut ? null : end.exitCode, this.output.logCut ? 'error' : end.reason);
     for (const w of this.closedWaiters.splice(0)) w();
     await archived;
   }
