@@ -34,6 +34,7 @@ import { listenEdge } from './listen';
 import { AttachHandler, type SessionHostSource } from './ws/attach-handler';
 import type { Conn } from './ws/connection';
 import { HubRegistry } from './ws/hubs';
+import { closeCutSession, type CutCloseDeps } from './ws/log-cut-close';
 import { upgradeHandler } from './ws/upgrade';
 import { ExpiryWatch } from './ws/expiry-watch';
 import { Keepalive } from './ws/keepalive';
@@ -119,10 +120,17 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     onEntry: (entry, sessionId) => {
       if (entry.type !== 'event' || entry.op !== 'pty.session_frame' || entry.payload['kind'] !== 'Closed') return;
       setImmediate(() => {
+        // `error`: the owner gave the session's log up; its readers are told why (log-cut-close.ts).
+        if (entry.payload['reason'] === 'error') return closeCutSession(cutClose, sessionId, undefined);
         for (const conn of [...handler.conns]) {
           if (conn.sessionId === sessionId) handler.goodbye(conn, 'session_closed', CloseCode.NORMAL);
         }
       });
+    },
+    // The owner gave the log up, told beside it: the log may never bring this session's Closed.
+    onCut: (cut, sessionId) => {
+      logger.warn({ session_id: sessionId, last_seq: cut.lastSeq }, 'frame log cut: ending the connections');
+      closeCutSession(cutClose, sessionId, cut);
     },
   });
   const auth = new Authenticator({
@@ -135,6 +143,11 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const audit = deps.audit
     ? new EdgeAudit({ log: deps.audit, edgeId: config.edgeId, instanceId: config.instanceId, metrics: deps.metrics })
     : undefined;
+  const cutClose: CutCloseDeps = {
+    conns: () => handler.conns,
+    goodbye: (conn, reason, code) => handler.goodbye(conn, reason, code),
+    audit,
+  };
   const handler: AttachHandler = new AttachHandler({
     control: deps.control,
     log: deps.log,

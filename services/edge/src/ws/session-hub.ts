@@ -1,4 +1,11 @@
-import { entryWeight, type FrameLog, type LogEntry, type Unsubscribe, type Disposable } from '@pty-ws/ports';
+import {
+  entryWeight,
+  type Disposable,
+  type FrameLog,
+  type LogCut,
+  type LogEntry,
+  type Unsubscribe,
+} from '@pty-ws/ports';
 import { frameKindOf, type EdgeMetrics, type FrameKind } from '@pty-ws/telemetry';
 import type { Logger } from '../logger';
 import { SEND_DROPPED, sendMessage } from '../uws';
@@ -32,6 +39,8 @@ export interface HubOptions {
   onDrained?: (conn: Conn) => void;
   /** Every entry the hub delivered, once, with its session: what else must react to the feed. */
   onEntry?: (entry: LogEntry, sessionId: string) => void;
+  /** The session's owner gave its log up (LogCut): its connections here must be ended. */
+  onCut?: (cut: LogCut, sessionId: string) => void;
   /**
    * Every reader of the session on this edge is behind (true), or one keeps up again (false):
    * the owner holds the PTY's output meanwhile (pace-watch.ts), and may answer whether it does
@@ -123,7 +132,8 @@ export class SessionHub implements Disposable {
     private readonly opts: HubOptions,
   ) {
     this.head = startSeq;
-    this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e));
+    const onCut = opts.onCut;
+    this.unsubscribe = opts.log.subscribe(sessionId, (e) => this.onEntry(e), onCut && ((cut) => onCut(cut, sessionId)));
     this.lagWatch = new LagWatch(this.conns, opts.onDrained);
     const onPace = opts.onPace;
     this.paceWatch = onPace
