@@ -134,10 +134,11 @@ export class Sequencer {
    * is no longer changing; an attempt whose ack was lost may have been stored: before retrying
    * we look at the log's last sequence — this sequencer is the session's only writer, so a stored
    * `seq` is this entry. Only a sequence conflict on an append issued with nothing unconfirmed
-   * before it (another writer), or an outage longer than the window, is final.
+   * before it (another writer), or an outage longer than the window, is final. `waits`: the
+   * bytes the entry counts as waiting for the log until it is confirmed or dropped.
    */
-  private enqueue(seq: number, entryOf: () => LogEntry | Promise<LogEntry>, weight: number): void {
-    this.waiting(weight);
+  private enqueue(seq: number, entryOf: () => LogEntry | Promise<LogEntry>, waits: number): void {
+    this.waiting(waits);
     const issued = this.issueChain.then(async (): Promise<Issued | undefined> => {
       if (this.failure) return undefined;
       // Building the entry (a keyframe's snapshot) is not I/O: a failure there is final, not an
@@ -162,7 +163,7 @@ export class Sequencer {
     this.issueChain = issued.then(() => undefined);
     this.chain = this.chain.then(async () => {
       const slot = await issued;
-      if (!slot) return this.waiting(-weight);
+      if (!slot) return this.waiting(-waits);
       try {
         if (
           await slot.attempt.then(
@@ -177,7 +178,7 @@ export class Sequencer {
         this.inFlightBytes -= entryWeight(slot.entry);
         if (this.inFlight === 0) this.recovering = false;
         this.wakeIssuer();
-        this.waiting(-weight);
+        this.waiting(-waits);
       }
     });
   }
