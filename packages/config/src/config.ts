@@ -38,6 +38,8 @@ export interface Config {
   maxControllers: number;
   /** PTYWS_MAX_OBSERVERS, default 32 */
   maxObservers: number;
+  /** PTYWS_OBSERVERS_PER_PRINCIPAL, default 8: observer slots of one session one principal may hold. */
+  maxObserversPerPrincipal: number;
   /** PTYWS_KEYFRAME_INTERVAL_S, default 5 */
   keyframeIntervalS: number;
   /** PTYWS_KEYFRAME_INTERVAL_FRAMES, default 100 */
@@ -115,6 +117,11 @@ export interface Config {
   pushAllowedHosts: string[];
   /** PTYWS_TRUSTED_PROXIES: CIDRs whose `X-Forwarded-Proto: https` marks a plain request as secure. */
   trustedProxies: string[];
+  /** PTYWS_ALLOWED_HOSTS: Host header names allowed besides IP literals and localhost (`*`: any). */
+  allowedHosts: string[];
+  /** PTYWS_AUTH_FAILURE_RATE / _BURST, default 10/s, 100: refused tokens per client address. */
+  authFailureRatePerS: number;
+  authFailureBurst: number;
   /** PTYWS_TLS_CA: PEM CA bundle; with it every client must present a certificate it signed (mTLS). */
   tlsCa?: string;
   /** PTYWS_MTLS_SCOPES, default pty:observe: the scopes of a certificate principal (no bearer token). */

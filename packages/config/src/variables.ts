@@ -29,7 +29,7 @@ import {
   toggle,
   type Rule,
 } from './rules';
-import { auditTarget, hostList, originList, scopeList } from './security-rules';
+import { allowedHostList, auditTarget, hostList, originList, scopeList } from './security-rules';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -203,6 +203,13 @@ const SPECS: SpecTable = {
     name: 'PTYWS_MAX_OBSERVERS',
     default: '32',
     description: 'Simultaneous observers per session; further joins are refused.',
+    rule: integer(1, 10_000),
+  },
+  maxObserversPerPrincipal: {
+    name: 'PTYWS_OBSERVERS_PER_PRINCIPAL',
+    default: '8',
+    description:
+      'Observer slots of one session one principal (token, certificate) may hold at once; further joins by it are refused, so one token cannot take every slot (capped by PTYWS_MAX_OBSERVERS).',
     rule: integer(1, 10_000),
   },
   keyframeIntervalS: {
@@ -440,9 +447,30 @@ const SPECS: SpecTable = {
     name: 'PTYWS_TRUSTED_PROXIES',
     default: '(none)',
     description:
-      'Comma-separated CIDRs (e.g. 10.0.0.0/8,::1/128) whose `X-Forwarded-Proto: https` makes a plain request count as secure.',
+      'CIDRs of reverse proxies (e.g. 10.0.0.0/8,::1/128): their `X-Forwarded-Proto: https` makes a plain request count as secure; the client address (rate limits, audit) is the rightmost `X-Forwarded-For` hop not in this list.',
     rule: cidrList(),
     defaultValue: () => [],
+  },
+  allowedHosts: {
+    name: 'PTYWS_ALLOWED_HOSTS',
+    default: '(none: IP literals and localhost)',
+    description:
+      "Host names (comma-separated, exact, or `*` for any) a request's `Host` header may name besides IP literals and `localhost`; others get 403 before routing (DNS-rebinding guard). Checked when set, and always with PTYWS_AUTH=disabled.",
+    rule: allowedHostList(),
+    defaultValue: () => [],
+  },
+  authFailureRatePerS: {
+    name: 'PTYWS_AUTH_FAILURE_RATE',
+    default: '10',
+    description:
+      'Refused bearer tokens per second one client address may present after its burst; past it its failures answer 429 (valid tokens still pass).',
+    rule: integer(1, 1_000_000),
+  },
+  authFailureBurst: {
+    name: 'PTYWS_AUTH_FAILURE_BURST',
+    default: '100',
+    description: 'Refused bearer tokens one client address may present in a burst (see PTYWS_AUTH_FAILURE_RATE).',
+    rule: integer(1, 1_000_000),
   },
   tlsCa: {
     name: 'PTYWS_TLS_CA',
