@@ -130,7 +130,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     enabled: config.authEnabled,
     certificateScopes: config.mtlsScopes,
     onFailure: (reason) => deps.metrics?.authFailure(reason),
-    throttle: new AuthFailureThrottle(),
+    throttle: new AuthFailureThrottle(config.authFailureRatePerS, config.authFailureBurst),
   });
   const audit = deps.audit
     ? new EdgeAudit({ log: deps.audit, edgeId: config.edgeId, instanceId: config.instanceId, metrics: deps.metrics })
