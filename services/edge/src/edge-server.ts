@@ -30,6 +30,7 @@ import { requestGate } from './limits/request-gate';
 import { AuthFailureThrottle } from './limits/auth-failure-throttle';
 import { MtlsFront } from './mtls/mtls-front';
 import { TransportPolicy, createApp } from './transport';
+import { HostPolicy } from './http/host-policy';
 import { listenEdge } from './listen';
 import { AttachHandler, type SessionHostSource } from './ws/attach-handler';
 import type { Conn } from './ws/connection';
@@ -94,7 +95,11 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   // Before listening: otherwise the first client's first frame waits for the schemas to compile.
   compileClientFrameValidators();
   const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
-  const app = guardApp(createApp(config, logger), logger, { tls, maxPending: config.maxHttpRequests });
+  const app = guardApp(createApp(config, logger), logger, {
+    tls,
+    maxPending: config.maxHttpRequests,
+    hosts: new HostPolicy(config.allowedHosts, config.authEnabled),
+  });
   // mTLS (PTYWS_TLS_CA): a TLS front verifies client certificates and relays to the app on loopback.
   const front =
     config.tlsCa !== undefined && config.tlsCert !== undefined && config.tlsKey !== undefined
