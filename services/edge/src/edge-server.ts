@@ -25,6 +25,7 @@ import { mountStatic } from './http/static';
 import type { Logger } from './logger';
 import { ConnectionAdmission, SharedLimits, type LimitsExchange } from './limits';
 import { limitedStreams } from './limits/limited-streams';
+import { StreamWatch } from './limits/stream-watch';
 import { OpenStreams, allOpen } from './limits/open-streams';
 import { requestGate } from './limits/request-gate';
 import { AuthFailureThrottle } from './limits/auth-failure-throttle';
@@ -175,11 +176,13 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   // A2A and gRPC admin calls take from the same per-principal and per-instance buckets.
   const onRateLimited = (limit: RateLimit) => deps.metrics?.rateLimited(limit);
   const admit = requestGate(admission, onRateLimited);
-  const a2a = deps.a2a ? limitedStreams(deps.a2a, admission, streams, onRateLimited) : undefined;
+  // SSE and gRPC streams end on their token's revocation or expiry, like WebSockets.
+  const streamWatch = new StreamWatch();
+  const a2a = deps.a2a ? limitedStreams(deps.a2a, admission, streams, onRateLimited, streamWatch) : undefined;
   const untrackConnections = deps.metrics?.trackConnections(() => handler.conns);
   let draining = false;
   // A token that expires while its socket is open ends the connection then, like a revocation.
-  const expiry = new ExpiryWatch((conn) =>
+  const expiry = new ExpiryWatch<Conn>((conn) =>
     handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED, 'the token expired'),
   );
   // A socket whose pings go unanswered is dropped (half-open peers never answer a close handshake).
@@ -253,6 +256,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const closeConnectionsOf = (tokenId: string) => {
     // Revocations by this edge and by others (cluster: NATS) both come here: no cached verdict survives.
     auth.forget(tokenId);
+    streamWatch.revoke(tokenId);
     for (const conn of [...handler.conns]) {
       if (conn.principal.tokenId === tokenId) handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED);
     }
@@ -332,6 +336,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       draining = true;
       keepalive.dispose();
       expiry.dispose();
+      streamWatch.dispose();
       for (const conn of [...handler.conns]) handler.goodbye(conn, 'server_shutdown', CloseCode.NORMAL);
       await listener.close();
       await grpc?.stop(1000);
