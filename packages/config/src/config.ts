@@ -49,6 +49,8 @@ export interface Config {
   defaultRows: number;
   /** PTYWS_MAX_FRAME_BYTES, default 1048576: largest inbound WebSocket message. */
   maxFrameBytes: number;
+  /** PTYWS_WS_BUFFER_BUDGET, default 2 GiB: unfinished inbound messages an edge may buffer (socket admission). */
+  wsBufferBudget: number;
   /** PTYWS_SHELL: default login shell when a session names no argv/command; default $SHELL or /bin/bash. */
   shell: string;
   /** PTYWS_OUTPUT_COALESCE_MS, default 5: how long PTY output may wait to be merged into one frame. */

@@ -243,6 +243,13 @@ const SPECS: SpecTable = {
       'Largest inbound WebSocket message; a larger one gets Error `INVALID_REQUEST` and close 1009 (SECURITY.md).',
     rule: integer(1024, 64 * MIB),
   },
+  wsBufferBudget: {
+    name: 'PTYWS_WS_BUFFER_BUDGET',
+    default: '2147483648',
+    description:
+      'Bytes of unfinished inbound WebSocket messages an edge may hold: it admits at most this ÷ (PTYWS_MAX_FRAME_BYTES + 64 KiB) WebSockets, fewer than PTYWS_MAX_SOCKETS when frames are large (SECURITY.md).',
+    rule: integer(MIB, 1024 * 1024 * MIB),
+  },
   shell: {
     name: 'PTYWS_SHELL',
     default: '$SHELL or /bin/bash',

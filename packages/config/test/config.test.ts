@@ -37,6 +37,7 @@ describe('loadConfig defaults', () => {
       maxControllers: 4,
       maxObservers: 32,
       maxObserversPerPrincipal: 8,
+      wsBufferBudget: 2147483648,
       keyframeIntervalS: 5,
       keyframeIntervalFrames: 100,
       defaultCols: 120,

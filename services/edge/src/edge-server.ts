@@ -25,6 +25,7 @@ import { mountStatic } from './http/static';
 import type { Logger } from './logger';
 import { ConnectionAdmission, SharedLimits, type LimitsExchange } from './limits';
 import { limitedStreams } from './limits/limited-streams';
+import { socketsWithinBudget, uwsPayloadLimit } from './limits/fragment-budget';
 import { StreamWatch } from './limits/stream-watch';
 import { OpenStreams, allOpen } from './limits/open-streams';
 import { requestGate } from './limits/request-gate';
@@ -76,15 +77,6 @@ export interface RunningEdge {
   /** Closes this edge's connections of a token revoked elsewhere (binding_goodbye principal_revoked, 4401). */
   closeConnectionsOf(tokenId: string): void;
   stop(): Promise<void>;
-}
-
-/**
- * uWS's maxPayloadLength for a given PTYWS_MAX_FRAME_BYTES: messages up to four times the limit
- * are read (and refused by pty-ws with a close frame); only beyond that does uWS drop the socket.
- * The factor bounds what a refused message can make the edge buffer per connection.
- */
-export function uwsPayloadLimit(maxFrameBytes: number): number {
-  return Math.max(4 * maxFrameBytes, maxFrameBytes + 64 * 1024);
 }
 
 /** Room below uWS's maxBackpressure for the frames published in the tick a socket is skipped. */
@@ -159,7 +151,15 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     },
     ...(audit ? { audit } : {}),
   });
-  const admission = new ConnectionAdmission(config, () => handler.conns.size);
+  // Unfinished inbound messages are bounded per socket by uWS's payload limit, per edge by admission.
+  const maxSockets = socketsWithinBudget(config);
+  if (maxSockets < config.maxSockets) {
+    logger.info(
+      { max_sockets: maxSockets, ws_buffer_budget: config.wsBufferBudget, max_frame_bytes: config.maxFrameBytes },
+      'PTYWS_WS_BUFFER_BUDGET admits fewer WebSockets than PTYWS_MAX_SOCKETS (lower PTYWS_MAX_FRAME_BYTES to admit more)',
+    );
+  }
+  const admission = new ConnectionAdmission({ ...config, maxSockets }, () => handler.conns.size);
   // A2A streams (SSE, gRPC) hold connections too: the open-connection caps count them with attaches.
   const streams = new OpenStreams();
   const openConnections = () => allOpen(handler.conns, streams);
