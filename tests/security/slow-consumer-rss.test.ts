@@ -13,7 +13,7 @@
  * receiving output throughout.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -31,6 +31,7 @@ import {
   type TestServer,
 } from '@pty-ws/testkit';
 import { shell } from '../conformance/support';
+import { rssMb } from './support';
 
 /**
  * What the stalled observer may add to the flood's own peak (uWS's hard cap per socket is 4 MiB).
@@ -49,12 +50,6 @@ const STALLED_BOUND_MB = 96;
  */
 const RSS_BOUND_MB = 320;
 const FLOOD_MS = 15_000;
-
-function rssMb(pid: number): number {
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no VmRSS for ${pid}`);
-  return Number(m[1]) / 1024;
-}
 
 /** A controller that counts Output bytes and keeps nothing (the flood would fill the test's heap). */
 class CountingClient {

@@ -1,4 +1,5 @@
 /** Helpers shared by the security suite; each works in embedded and cluster mode. */
+import { readFileSync } from 'node:fs';
 import { http, type ClusterHandle, type TestContext } from '@pty-ws/testkit';
 
 /** Every edge's http base: one in embedded mode, each edge process in cluster mode. */
@@ -37,4 +38,11 @@ export async function counterTotal(ctx: TestContext, name: string): Promise<numb
 export function attachUrlOnEdge(ctx: TestContext, sessionId: string, edge = 0): string {
   const base = ctx.server.mode === 'cluster' ? (ctx.server.node as ClusterHandle).edgeWsUrls[edge]! : ctx.server.wsUrl;
   return `${base}/agents/${encodeURIComponent(ctx.server.instanceId)}/sessions/${encodeURIComponent(sessionId)}/attach`;
+}
+
+/** A process's resident set in MB, from /proc/<pid>/status. */
+export function rssMb(pid: number): number {
+  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmRSS for ${pid}`);
+  return Number(m[1]) / 1024;
 }

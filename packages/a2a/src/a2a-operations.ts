@@ -75,6 +75,8 @@ export interface CallerPrincipal {
   /** Set when the token is restricted to one session: tasks of other sessions are invisible. */
   sessionId?: string;
   tokenId?: string;
+  /** When the token stops being valid (epoch ms): streams opened with it end then. */
+  expiresAt?: number;
 }
 
 export interface CallContext {

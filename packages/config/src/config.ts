@@ -38,6 +38,8 @@ export interface Config {
   maxControllers: number;
   /** PTYWS_MAX_OBSERVERS, default 32 */
   maxObservers: number;
+  /** PTYWS_OBSERVERS_PER_PRINCIPAL, default 8: observer slots of one session one principal may hold. */
+  maxObserversPerPrincipal: number;
   /** PTYWS_KEYFRAME_INTERVAL_S, default 5 */
   keyframeIntervalS: number;
   /** PTYWS_KEYFRAME_INTERVAL_FRAMES, default 100 */
@@ -47,6 +49,8 @@ export interface Config {
   defaultRows: number;
   /** PTYWS_MAX_FRAME_BYTES, default 1048576: largest inbound WebSocket message. */
   maxFrameBytes: number;
+  /** PTYWS_WS_BUFFER_BUDGET, default 2 GiB: unfinished inbound messages an edge may buffer (socket admission). */
+  wsBufferBudget: number;
   /** PTYWS_SHELL: default login shell when a session names no argv/command; default $SHELL or /bin/bash. */
   shell: string;
   /** PTYWS_OUTPUT_COALESCE_MS, default 5: how long PTY output may wait to be merged into one frame. */
@@ -119,6 +123,11 @@ export interface Config {
   pushAllowedHosts: string[];
   /** PTYWS_TRUSTED_PROXIES: CIDRs whose `X-Forwarded-Proto: https` marks a plain request as secure. */
   trustedProxies: string[];
+  /** PTYWS_ALLOWED_HOSTS: Host header names allowed besides IP literals and localhost (`*`: any). */
+  allowedHosts: string[];
+  /** PTYWS_AUTH_FAILURE_RATE / _BURST, default 10/s, 100: refused tokens per client address. */
+  authFailureRatePerS: number;
+  authFailureBurst: number;
   /** PTYWS_TLS_CA: PEM CA bundle; with it every client must present a certificate it signed (mTLS). */
   tlsCa?: string;
   /** PTYWS_MTLS_SCOPES, default pty:observe: the scopes of a certificate principal (no bearer token). */

@@ -58,3 +58,11 @@ export const hostList = (): Rule<string[]> =>
   list('comma-separated host names or CIDRs such as hooks.internal,10.1.0.0/16,127.0.0.1', (v) =>
     isCidr(v) ? true : /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(v),
   );
+
+/** Host names a request's `Host` header may name (exact, case-insensitive), or `*` (any). */
+export const allowedHostList = (): Rule<string[]> =>
+  list('comma-separated host names such as pty.example.com,edge.internal, or *', (v) =>
+    v === '*'
+      ? true
+      : /^[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?$/.test(v),
+  );

@@ -29,7 +29,7 @@ import {
   toggle,
   type Rule,
 } from './rules';
-import { auditTarget, hostList, originList, scopeList } from './security-rules';
+import { allowedHostList, auditTarget, hostList, originList, scopeList } from './security-rules';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -205,6 +205,13 @@ const SPECS: SpecTable = {
     description: 'Simultaneous observers per session; further joins are refused.',
     rule: integer(1, 10_000),
   },
+  maxObserversPerPrincipal: {
+    name: 'PTYWS_OBSERVERS_PER_PRINCIPAL',
+    default: '8',
+    description:
+      'Observer slots of one session one principal (token, certificate) may hold at once; further joins by it are refused, so one token cannot take every slot (capped by PTYWS_MAX_OBSERVERS).',
+    rule: integer(1, 10_000),
+  },
   keyframeIntervalS: {
     name: 'PTYWS_KEYFRAME_INTERVAL_S',
     default: '5',
@@ -235,6 +242,13 @@ const SPECS: SpecTable = {
     description:
       'Largest inbound WebSocket message; a larger one gets Error `INVALID_REQUEST` and close 1009 (SECURITY.md).',
     rule: integer(1024, 64 * MIB),
+  },
+  wsBufferBudget: {
+    name: 'PTYWS_WS_BUFFER_BUDGET',
+    default: '2147483648',
+    description:
+      'Bytes of unfinished inbound WebSocket messages an edge may hold: it admits at most this ÷ (PTYWS_MAX_FRAME_BYTES + 64 KiB) WebSockets, fewer than PTYWS_MAX_SOCKETS when frames are large (SECURITY.md).',
+    rule: integer(MIB, 1024 * 1024 * MIB),
   },
   shell: {
     name: 'PTYWS_SHELL',
@@ -454,9 +468,30 @@ const SPECS: SpecTable = {
     name: 'PTYWS_TRUSTED_PROXIES',
     default: '(none)',
     description:
-      'Comma-separated CIDRs (e.g. 10.0.0.0/8,::1/128) whose `X-Forwarded-Proto: https` makes a plain request count as secure.',
+      'CIDRs of reverse proxies (e.g. 10.0.0.0/8,::1/128): their `X-Forwarded-Proto: https` makes a plain request count as secure; the client address (rate limits, audit) is the rightmost `X-Forwarded-For` hop not in this list.',
     rule: cidrList(),
     defaultValue: () => [],
+  },
+  allowedHosts: {
+    name: 'PTYWS_ALLOWED_HOSTS',
+    default: '(none: IP literals and localhost)',
+    description:
+      "Host names (comma-separated, exact, or `*` for any) a request's `Host` header may name besides IP literals and `localhost`; others get 403 before routing (DNS-rebinding guard). Checked when set, and always with PTYWS_AUTH=disabled.",
+    rule: allowedHostList(),
+    defaultValue: () => [],
+  },
+  authFailureRatePerS: {
+    name: 'PTYWS_AUTH_FAILURE_RATE',
+    default: '10',
+    description:
+      'Refused bearer tokens per second one client address may present after its burst; past it its failures answer 429 (valid tokens still pass).',
+    rule: integer(1, 1_000_000),
+  },
+  authFailureBurst: {
+    name: 'PTYWS_AUTH_FAILURE_BURST',
+    default: '100',
+    description: 'Refused bearer tokens one client address may present in a burst (see PTYWS_AUTH_FAILURE_RATE).',
+    rule: integer(1, 1_000_000),
   },
   tlsCa: {
     name: 'PTYWS_TLS_CA',

@@ -31,6 +31,8 @@ export interface JoinRequest {
   principalId: string;
   /** Whether the principal holds `pty:control` (the owner never makes anyone else controller). */
   canControl: boolean;
+  /** Whether the principal holds `pty:admin`: it is not held to the per-principal observer share. */
+  admin?: boolean;
   requestedRole: PtyRole;
   /** Geometry that applies when this is the first controller's join. */
   size?: TerminalSize;

@@ -85,15 +85,13 @@ export class Authenticator {
    * verified client certificate's identity is the principal (binding §7.1.2), with the configured scopes.
    */
   async authenticate(token: string | undefined, certificate?: string, address?: string): Promise<Principal> {
-    // A throttled address gets RATE_LIMITED before its token costs a lookup.
-    const settle = address !== undefined && token && this.enabled ? this.throttle?.begin(address) : undefined;
     try {
-      const principal = await this.resolve(token, certificate);
-      settle?.(false);
-      return principal;
+      return await this.resolve(token, certificate);
     } catch (err) {
-      settle?.(err instanceof AuthError);
-      if (err instanceof AuthError) this.onFailure(err.reason);
+      if (!(err instanceof AuthError)) throw err;
+      this.onFailure(err.reason);
+      // A refused token is charged to its address after the lookup: a valid one never waits here.
+      if (address !== undefined && token && this.enabled) this.throttle?.failed(address);
       throw err;
     }
   }

@@ -25,11 +25,14 @@ import { mountStatic } from './http/static';
 import type { Logger } from './logger';
 import { ConnectionAdmission, SharedLimits, type LimitsExchange } from './limits';
 import { limitedStreams } from './limits/limited-streams';
+import { socketsWithinBudget, uwsPayloadLimit } from './limits/fragment-budget';
+import { StreamWatch } from './limits/stream-watch';
 import { OpenStreams, allOpen } from './limits/open-streams';
 import { requestGate } from './limits/request-gate';
 import { AuthFailureThrottle } from './limits/auth-failure-throttle';
 import { MtlsFront } from './mtls/mtls-front';
 import { TransportPolicy, createApp } from './transport';
+import { HostPolicy } from './http/host-policy';
 import { listenEdge } from './listen';
 import { AttachHandler, type SessionHostSource } from './ws/attach-handler';
 import type { Conn } from './ws/connection';
@@ -77,15 +80,6 @@ export interface RunningEdge {
   stop(): Promise<void>;
 }
 
-/**
- * uWS's maxPayloadLength for a given PTYWS_MAX_FRAME_BYTES: messages up to four times the limit
- * are read (and refused by pty-ws with a close frame); only beyond that does uWS drop the socket.
- * The factor bounds what a refused message can make the edge buffer per connection.
- */
-export function uwsPayloadLimit(maxFrameBytes: number): number {
-  return Math.max(4 * maxFrameBytes, maxFrameBytes + 64 * 1024);
-}
-
 /** Room below uWS's maxBackpressure for the frames published in the tick a socket is skipped. */
 const BACKLOG_MARGIN_BYTES = 512 * 1024;
 
@@ -95,7 +89,11 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   // Before listening: otherwise the first client's first frame waits for the schemas to compile.
   compileClientFrameValidators();
   const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
-  const app = guardApp(createApp(config, logger), logger, { tls, maxPending: config.maxHttpRequests });
+  const app = guardApp(createApp(config, logger), logger, {
+    tls,
+    maxPending: config.maxHttpRequests,
+    hosts: new HostPolicy(config.allowedHosts, config.authEnabled),
+  });
   // mTLS (PTYWS_TLS_CA): a TLS front verifies client certificates and relays to the app on loopback.
   const front =
     config.tlsCa !== undefined && config.tlsCert !== undefined && config.tlsKey !== undefined
@@ -138,7 +136,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     enabled: config.authEnabled,
     certificateScopes: config.mtlsScopes,
     onFailure: (reason) => deps.metrics?.authFailure(reason),
-    throttle: new AuthFailureThrottle(),
+    throttle: new AuthFailureThrottle(config.authFailureRatePerS, config.authFailureBurst),
   });
   const audit = deps.audit
     ? new EdgeAudit({ log: deps.audit, edgeId: config.edgeId, instanceId: config.instanceId, metrics: deps.metrics })
@@ -166,7 +164,15 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     },
     ...(audit ? { audit } : {}),
   });
-  const admission = new ConnectionAdmission(config, () => handler.conns.size);
+  // Unfinished inbound messages are bounded per socket by uWS's payload limit, per edge by admission.
+  const maxSockets = socketsWithinBudget(config);
+  if (maxSockets < config.maxSockets) {
+    logger.info(
+      { max_sockets: maxSockets, ws_buffer_budget: config.wsBufferBudget, max_frame_bytes: config.maxFrameBytes },
+      'PTYWS_WS_BUFFER_BUDGET admits fewer WebSockets than PTYWS_MAX_SOCKETS (lower PTYWS_MAX_FRAME_BYTES to admit more)',
+    );
+  }
+  const admission = new ConnectionAdmission({ ...config, maxSockets }, () => handler.conns.size);
   // A2A streams (SSE, gRPC) hold connections too: the open-connection caps count them with attaches.
   const streams = new OpenStreams();
   const openConnections = () => allOpen(handler.conns, streams);
@@ -183,11 +189,13 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   // A2A and gRPC admin calls take from the same per-principal and per-instance buckets.
   const onRateLimited = (limit: RateLimit) => deps.metrics?.rateLimited(limit);
   const admit = requestGate(admission, onRateLimited);
-  const a2a = deps.a2a ? limitedStreams(deps.a2a, admission, streams, onRateLimited) : undefined;
+  // SSE and gRPC streams end on their token's revocation or expiry, like WebSockets.
+  const streamWatch = new StreamWatch();
+  const a2a = deps.a2a ? limitedStreams(deps.a2a, admission, streams, onRateLimited, streamWatch) : undefined;
   const untrackConnections = deps.metrics?.trackConnections(() => handler.conns);
   let draining = false;
   // A token that expires while its socket is open ends the connection then, like a revocation.
-  const expiry = new ExpiryWatch((conn) =>
+  const expiry = new ExpiryWatch<Conn>((conn) =>
     handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED, 'the token expired'),
   );
   // A socket whose pings go unanswered is dropped (half-open peers never answer a close handshake).
@@ -261,6 +269,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const closeConnectionsOf = (tokenId: string) => {
     // Revocations by this edge and by others (cluster: NATS) both come here: no cached verdict survives.
     auth.forget(tokenId);
+    streamWatch.revoke(tokenId);
     for (const conn of [...handler.conns]) {
       if (conn.principal.tokenId === tokenId) handler.goodbye(conn, 'principal_revoked', CloseCode.UNAUTHENTICATED);
     }
@@ -340,6 +349,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       draining = true;
       keepalive.dispose();
       expiry.dispose();
+      streamWatch.dispose();
       for (const conn of [...handler.conns]) handler.goodbye(conn, 'server_shutdown', CloseCode.NORMAL);
       await listener.close();
       await grpc?.stop(1000);

@@ -45,7 +45,14 @@ export class TransportPolicy {
    * The transport check of every attach upgrade and REST call: who the peer really is (behind the
    * mTLS front: the TLS client and its certificate identity), or why the request is refused.
    */
-  admit(remoteAddress: string, forwardedProto: string, origin = '', host = '', proxiedAddress = ''): TransportVerdict {
+  admit(
+    remoteAddress: string,
+    forwardedProto: string,
+    origin = '',
+    host = '',
+    proxiedAddress = '',
+    forwardedFor = '',
+  ): TransportVerdict {
     const foreign = this.origins.check(origin, host);
     if (foreign !== undefined) return { ok: false, message: foreign };
     if (this.relay) {
@@ -58,7 +65,9 @@ export class TransportPolicy {
         message: 'this server requires TLS with a client certificate (PTYWS_TLS_CA): connect to its https/wss port',
       };
     }
-    if (this.permits(remoteAddress, forwardedProto)) return { ok: true, remoteAddress };
+    if (this.permits(remoteAddress, forwardedProto)) {
+      return { ok: true, remoteAddress: this.clientAddress(remoteAddress, forwardedFor) };
+    }
     return {
       ok: false,
       message:
@@ -70,6 +79,25 @@ export class TransportPolicy {
   permits(remoteAddress: string, forwardedProto: string): boolean {
     if (this.tls || this.allowInsecure) return true;
     return forwardedProto.trim().toLowerCase() === 'https' && this.isTrustedProxy(remoteAddress);
+  }
+
+  /**
+   * Who the client is when the peer is a trusted proxy: the rightmost `X-Forwarded-For` hop that
+   * is not itself a trusted proxy. Hops further left were written by whoever sent the request and
+   * prove nothing; the rightmost untrusted one was appended by a proxy of ours. Without a trusted
+   * peer the header is ignored (anyone can send it), and the peer's own address is the client.
+   */
+  clientAddress(peer: string, forwardedFor: string): string {
+    if (forwardedFor === '' || !this.isTrustedProxy(peer)) return peer;
+    const hops = forwardedFor.split(',').map((hop) => normalizeAddress(hop));
+    let client = peer;
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i] ?? '';
+      if (isIP(hop) === 0) break; // junk (or `unknown`): the last good hop stands
+      client = hop;
+      if (!this.isTrustedProxy(hop)) break;
+    }
+    return client;
   }
 
   isTrustedProxy(remoteAddress: string): boolean {

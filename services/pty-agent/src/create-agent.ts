@@ -126,7 +126,11 @@ export function createSessionManager(
       allowEnvOverride: config.allowEnvOverride,
     },
     runtime: {
-      caps: { maxControllers: config.maxControllers, maxObservers: config.maxObservers },
+      caps: {
+        maxControllers: config.maxControllers,
+        maxObservers: config.maxObservers,
+        maxObserversPerPrincipal: config.maxObserversPerPrincipal,
+      },
       keyframeIntervalMs: config.keyframeIntervalS * 1000,
       keyframeIntervalFrames: config.keyframeIntervalFrames,
       outputCoalesceMs: config.outputCoalesceMs,

@@ -1,6 +1,8 @@
 import { BindingError, errorPayload } from '@pty-ws/protocol';
 import type { Logger } from '../logger';
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocketBehavior } from '../uws';
+import type { HostPolicy } from './host-policy';
+import { hasConflictingContentLength } from './request-head';
 import { statusLine } from './respond';
 import { trackResponse } from './response-tracking';
 
@@ -24,6 +26,8 @@ export interface GuardOptions {
    * answered 503 at once, before its headers are looked at. Streams count until their first byte.
    */
   maxPending?: number;
+  /** Which `Host` names are served (DNS-rebinding guard): others get 403 before any route runs. */
+  hosts?: HostPolicy;
 }
 
 export function guardApp(app: TemplatedApp, logger: Logger, opts: GuardOptions = {}): TemplatedApp {
@@ -35,6 +39,8 @@ export function guardApp(app: TemplatedApp, logger: Logger, opts: GuardOptions =
     (res, req, ...rest) => {
       withHeaders(res, extraHeaders);
       if (pending >= maxPending) return answerBusy(res);
+      const refused = refusedHead(req, opts.hosts);
+      if (refused) return answerFailure(res, refused, logger, pattern);
       pending++;
       trackResponse(res, () => pending--);
       const fail = (err: unknown) => answerFailure(res, err, logger, pattern);
@@ -116,6 +122,16 @@ function withHeaders(res: HttpResponse, headers: ReadonlyArray<readonly [string,
     for (const [k, v] of headers) res.writeHeader(k, v);
     return res;
   };
+}
+
+/** The checks every request's head must pass before any route sees it (every surface alike). */
+function refusedHead(req: HttpRequest, hosts: HostPolicy | undefined): BindingError | undefined {
+  if (hasConflictingContentLength(req)) {
+    return new BindingError('INVALID_REQUEST', 'conflicting Content-Length headers');
+  }
+  const foreignHost = hosts?.check(req.getHeader('host'));
+  if (foreignHost !== undefined) return new BindingError('PERMISSION_DENIED', foreignHost);
+  return undefined;
 }
 
 function answerBusy(res: HttpResponse): void {

@@ -21,6 +21,7 @@ export function transportOf(
     req.getHeader('origin'),
     req.getHeader('host'),
     Buffer.from(res.getProxiedRemoteAddressAsText()).toString(),
+    req.getHeader('x-forwarded-for'),
   );
 }
 

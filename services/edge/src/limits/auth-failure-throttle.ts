@@ -7,12 +7,16 @@ export const AUTH_FAILURE_BURST = 100;
 export const AUTH_FAILURE_RATE_PER_S = 10;
 
 /**
- * Slows down guessing: every refused bearer token (unknown, expired, revoked) costs a TokenStore
- * lookup — a Postgres query in cluster mode — so each source address may fail only
- * AUTH_FAILURE_BURST times in a burst and AUTH_FAILURE_RATE_PER_S times per second after that.
- * Past it the address's requests are refused with RATE_LIMITED before any lookup, until its
- * bucket refills; valid tokens from it wait too (the address, not the token, is throttled).
- * A missing token costs nothing and is not counted.
+ * Slows down guessing: each source address (the client behind a trusted proxy, transport.ts)
+ * may present AUTH_FAILURE_BURST refused bearer tokens (unknown, expired, revoked) in a burst
+ * and AUTH_FAILURE_RATE_PER_S per second after that (PTYWS_AUTH_FAILURE_BURST / _RATE).
+ *
+ * Only failures are charged, and only after the lookup: a valid token is never refused here,
+ * however many bad ones its address (a NAT, a proxy) sent. A throttled address's failures are
+ * answered 429 RATE_LIMITED, whatever the reason, so the answer tells no more than 401 would
+ * (unknown, expired and revoked look alike). The lookup itself stays a single indexed hash
+ * query (a memory hit for recently verified tokens), bounded in parallel by the edge's
+ * in-flight request cap. A missing token costs nothing and is not counted.
  */
 export class AuthFailureThrottle {
   private readonly buckets: KeyedBuckets;
@@ -22,21 +26,15 @@ export class AuthFailureThrottle {
   }
 
   /**
-   * Before a token lookup for `address`: takes one failure's worth from its bucket up front, so
-   * lookups running in parallel cannot all pass before the first failure is counted; throws
-   * RATE_LIMITED when none is left. Call the returned function with the outcome: a lookup that
-   * succeeded gives its token back.
+   * A token from `address` was refused: charges the failure, and throws RATE_LIMITED (instead of
+   * the refusal the caller would give) when the address has none left.
    */
-  begin(address: string): (failed: boolean) => void {
-    if (!this.buckets.take(address, 1)) {
-      const wait = this.buckets.secondsUntil(address, 1);
-      throw new BindingError('RATE_LIMITED', 'too many failed authentication attempts from this address', {
-        limit: 'auth_failures',
-        retry_after_s: Math.max(1, Math.ceil(wait)),
-      });
-    }
-    return (failed) => {
-      if (!failed) this.buckets.refund(address, 1);
-    };
+  failed(address: string): void {
+    if (this.buckets.take(address, 1)) return;
+    const wait = this.buckets.secondsUntil(address, 1);
+    throw new BindingError('RATE_LIMITED', 'too many failed authentication attempts from this address', {
+      limit: 'auth_failures',
+      retry_after_s: Math.max(1, Math.ceil(wait)),
+    });
   }
 }

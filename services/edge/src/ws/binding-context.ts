@@ -28,7 +28,7 @@ export interface AttachDeps {
   frameLimits?: FrameLimits;
   /**
    * PTYWS_MAX_FRAME_BYTES: a larger message gets Error INVALID_REQUEST and close 1009. uWS's own
-   * limit is set above it (uwsPayloadLimit) so such messages reach this check; absent: unlimited.
+   * limit is set above it (uwsPayloadLimit, limits/fragment-budget.ts) so such messages reach this check; absent: unlimited.
    */
   maxFrameBytes?: number;
   /** Where request spans go; default the process's global tracer provider (the edge service). */

@@ -1,5 +1,4 @@
 import type { Disposable } from '@pty-ws/ports';
-import type { Conn } from './connection';
 
 /** setTimeout's ceiling (~24.8 days): longer waits are taken in steps. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
@@ -9,8 +8,9 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
  * before it would otherwise keep observing (and typing) for as long as it stays open. Each
  * connection of an expiring token gets one timer, cleared when the socket closes; `onExpired`
  * says goodbye the way a revocation does (binding_goodbye principal_revoked, close 4401).
+ * A2A streams (SSE, gRPC) are watched the same way (stream-watch.ts).
  */
-export class ExpiryWatch implements Disposable {
+export class ExpiryWatch<Conn extends Expiring> implements Disposable {
   private readonly timers = new Map<Conn, NodeJS.Timeout>();
 
   constructor(
@@ -47,4 +47,9 @@ export class ExpiryWatch implements Disposable {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
+}
+
+/** Anything held open on behalf of a principal whose token may expire. */
+export interface Expiring {
+  readonly principal: { readonly expiresAt?: number };
 }

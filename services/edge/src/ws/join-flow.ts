@@ -1,7 +1,7 @@
 import { BindingError, CloseCode, resolveHostSelection, type ClientFrameOf, type PtyRole } from '@pty-ws/protocol';
 import type { JoinRequest, JoinResult, LogBounds, LogEntry } from '@pty-ws/ports';
 import { replayInRange } from '@pty-ws/ports';
-import { canControl } from '../auth';
+import { canControl, isAdmin } from '../auth';
 import { currentSessionHost, hubOf, sendLogRange, type BindingContext } from './binding-context';
 import { advance, type Conn } from './connection';
 import { sendError, sendKeyframe, sendRoleAssigned } from './frame-writer';
@@ -68,6 +68,7 @@ export class JoinFlow {
       edgeId: deps.edgeId,
       principalId: conn.principal.id,
       canControl: canControl(conn.principal),
+      admin: isAdmin(conn.principal),
       requestedRole,
       ...(p.client_label !== undefined ? { label: p.client_label } : {}),
       ...(size ? { size } : {}),

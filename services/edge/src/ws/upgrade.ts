@@ -87,6 +87,8 @@ interface UpgradeRequest {
   /** The address a PROXY v2 header named (the mTLS front's relays); empty without one. */
   proxiedAddress: string;
   forwardedProto: string;
+  /** Client addresses a trusted proxy appended to (its rightmost untrusted hop is the client). */
+  forwardedFor: string;
   /** Browser origin and the Host it addressed (cross-site WebSocket hijacking check). */
   origin: string;
   host: string;
@@ -111,6 +113,7 @@ export function upgradeHandler(deps: UpgradeDeps) {
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
       proxiedAddress: Buffer.from(res.getProxiedRemoteAddressAsText()).toString(),
       forwardedProto: req.getHeader('x-forwarded-proto'),
+      forwardedFor: req.getHeader('x-forwarded-for'),
       origin: req.getHeader('origin'),
       host: req.getHeader('host'),
       traceparent: req.getHeader('traceparent'),
@@ -142,7 +145,14 @@ function refuse(r: Responder, refusal: Refusal): void {
 
 /** Transport and socket-cap checks run before authentication: they are cheap and need no token. */
 async function admitted(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, context: unknown): Promise<void> {
-  const verdict = deps.transport?.admit(u.remoteAddress, u.forwardedProto, u.origin, u.host, u.proxiedAddress);
+  const verdict = deps.transport?.admit(
+    u.remoteAddress,
+    u.forwardedProto,
+    u.origin,
+    u.host,
+    u.proxiedAddress,
+    u.forwardedFor,
+  );
   if (verdict && !verdict.ok) return sendError(r, 'PERMISSION_DENIED', verdict.message, 403);
   if (verdict) {
     // Behind the mTLS front: the TLS client's own address, and its certificate identity.

@@ -4,6 +4,11 @@ import type { Member, MembershipSnapshot, RoleGrant } from '@pty-ws/ports';
 export interface Caps {
   maxControllers: number;
   maxObservers: number;
+  /**
+   * Observer slots one principal may hold (PTYWS_OBSERVERS_PER_PRINCIPAL), so that one token
+   * cannot take every slot and lock everyone else out; admins are not held to it. Absent: no share.
+   */
+  maxObserversPerPrincipal?: number;
 }
 
 /**
@@ -37,8 +42,17 @@ export class Membership {
     return n;
   }
 
-  /** Decides the joiner's role: requested controller if the scope and cap allow, else observer. */
-  join(member: Omit<Member, 'role'>, requested: PtyRole, canControl: boolean): RoleGrant {
+  private countOf(role: PtyRole, principalId: string): number {
+    let n = 0;
+    for (const m of this.members.values()) if (m.role === role && m.principalId === principalId) n++;
+    return n;
+  }
+
+  /**
+   * Decides the joiner's role: requested controller if the scope and cap allow, else observer.
+   * `admin`: the principal holds pty:admin and is not held to the per-principal observer share.
+   */
+  join(member: Omit<Member, 'role'>, requested: PtyRole, canControl: boolean, admin = false): RoleGrant {
     if (requested === 'controller' && !canControl) {
       throw new BindingError('PERMISSION_DENIED', 'the principal lacks pty:control and cannot be a controller');
     }
@@ -54,6 +68,18 @@ export class Membership {
       throw new BindingError(
         'RATE_LIMITED',
         `session is at observer capacity (max_observers=${this.caps.maxObservers})`,
+      );
+    }
+    const share = this.caps.maxObserversPerPrincipal;
+    if (
+      grant.role === 'observer' &&
+      !admin &&
+      share !== undefined &&
+      this.countOf('observer', member.principalId) >= share
+    ) {
+      throw new BindingError(
+        'RATE_LIMITED',
+        `this principal holds its share of the session's observer slots (observers_per_principal=${share})`,
       );
     }
     this.members.set(member.clientId, { ...member, role: grant.role });

@@ -155,6 +155,7 @@ export class SessionRuntime {
       },
       req.requestedRole,
       req.canControl,
+      req.admin === true,
     );
     this.membersChanged(); // a reader on another edge: output no longer waits for these
     // Geometry only matters on the first controller's join (extension: join payload).
