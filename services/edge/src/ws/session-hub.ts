@@ -557,7 +557,9 @@ export class SessionHub implements Disposable {
   private goLive(conn: Conn): void {
     if (!conn.ws || !conn.open) return;
     moveFeed(conn, 'live');
-    if (this.closedSeq !== undefined && conn.position >= this.closedSeq) this.opts.onClosedReached?.(conn);
+    if (this.closedSeq !== undefined && conn.attached && conn.position >= this.closedSeq) {
+      this.opts.onClosedReached?.(conn);
+    }
   }
 
   /**
