@@ -44,6 +44,11 @@ async function sessionState(ctx: TestContext, id: string): Promise<string | unde
   return (r.body as { state?: string }).state;
 }
 
+async function observers(ctx: TestContext, id: string): Promise<number | undefined> {
+  const r = await http(ctx.server, 'GET', `/api/v1/sessions/${id}`);
+  return (r.body as { members?: { observers?: number } }).members?.observers;
+}
+
 /** Every Output byte, every sequence through `Closed`, no lag, then the goodbye. */
 function expectWholeReplay(r: ReplayReader, expected: Buffer): void {
   expect(r.problems).toEqual([]);
@@ -115,7 +120,7 @@ describe('replay paced by the reader', () => {
     // Not reading while the session ends: its replay is far from the Closed when that is delivered.
     const reader = ReplayReader.binary(s.url, s.token, { replayFrom: 0, expected: body, pauseAfterJoinMs: Infinity });
     try {
-      await reader.joined;
+      await until('the reader to be a member', async () => (await observers(ctx(), s.id)) === 1);
       s.open();
       await until('the session to close', async () => (await sessionState(ctx(), s.id)) === 'closed');
       reader.resume();

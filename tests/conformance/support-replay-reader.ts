@@ -38,9 +38,6 @@ export class ReplayReader {
   readonly problems: string[] = [];
   /** Resolves once the socket is closed. */
   readonly ended: Promise<void>;
-  /** Resolves once the join was sent. */
-  readonly joined: Promise<void>;
-  private resolveJoined!: () => void;
   private readonly ws: WebSocket;
 
   constructor(
@@ -53,7 +50,6 @@ export class ReplayReader {
       perMessageDeflate: false,
     });
     this.ws.binaryType = 'nodebuffer';
-    this.joined = new Promise((resolve) => (this.resolveJoined = resolve));
     this.ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(data, isBinary));
     this.ws.on('error', (err) => this.problems.push(`socket error: ${err.message}`));
     this.ended = new Promise((resolve) =>
@@ -132,7 +128,6 @@ export class ReplayReader {
       this.pause();
       if (pauseMs !== Infinity) setTimeout(() => this.resume(), pauseMs);
     }
-    this.resolveJoined();
   }
 
   /** A log frame: the next sequence, or (after a lag's Keyframe) any later one. */

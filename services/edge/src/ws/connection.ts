@@ -103,6 +103,8 @@ export interface Conn {
   readonly feed: ConnFeed;
   /** performance.now() since which its backlog has stayed above the slow-consumer threshold. */
   backlogSince?: number;
+  /** A pty.join_session is being handled (join-flow.ts): a goodbye at the session's close waits for it. */
+  joining?: boolean;
   /** Set while a catch-up or replay waits for room in this socket (socket-room.ts): called on uWS's drain. */
   onDrain?: () => void;
   /**

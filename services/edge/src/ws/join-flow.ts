@@ -48,6 +48,29 @@ export class JoinFlow {
     if (conn.phase !== 'ready')
       throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
     if (conn.sessionClosed) return this.joinClosed(conn, f);
+    // The session may close meanwhile: its goodbye then waits for this join's outcome (a member
+    // catches up through Closed, a refused join replays the log as a join after close).
+    conn.joining = true;
+    try {
+      await this.joinOpen(conn, f);
+    } finally {
+      conn.joining = false;
+      this.goodbyeIfClosedMeanwhile(conn);
+    }
+  }
+
+  /**
+   * The join ended without making the connection a member (an error) after the session closed:
+   * the goodbye it was spared waiting for the join, after the join's Error.
+   */
+  private goodbyeIfClosedMeanwhile(conn: Conn): void {
+    setImmediate(() => {
+      if (!conn.open || conn.attached || this.ctx.deps.hubs.get(conn.sessionId)?.closedSeq === undefined) return;
+      this.ctx.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+    });
+  }
+
+  private async joinOpen(conn: Conn, f: ClientFrameOf<'pty.join_session'>): Promise<void> {
     const { deps } = this.ctx;
     const p = f.payload;
     // Backend/class validated as a pair against what hello advertised (binding §5.1.1).

@@ -563,12 +563,12 @@ export class SessionHub implements Disposable {
   }
 
   /**
-   * Whether the connection is still to be sent frames up to `seq` by a catch-up, a replay or the
-   * resume of a lag: a member or replaying reader not live yet. Its goodbye at the session's close
-   * waits for them (onClosedReached, or the replay's own).
+   * Whether the connection is still to be sent frames up to `seq` by a join, a catch-up, a replay
+   * or the resume of a lag: a member or replaying reader not live yet, or one whose join is under
+   * way. Its goodbye at the session's close waits for them (onClosedReached, or the join's own).
    */
   owesFrames(conn: Conn, seq: number): boolean {
-    return conn.attached && conn.feed !== 'live' && conn.position < seq;
+    return (conn.attached || conn.joining === true) && conn.feed !== 'live' && conn.position < seq;
   }
 
   /**
