@@ -1,11 +1,12 @@
 import type { Conn } from './connection';
+import { PACE_MAX_HOLD_MS } from './pace-watch';
 
 /**
  * How long a reader catching up from the log may drain nothing at all before it counts as stalled
  * (a frozen tab, a dead link): as long as the session's output is held for readers that drain
- * nothing (PACE_MAX_HOLD_MS).
+ * nothing.
  */
-export const REPLAY_STALL_MS = 3000;
+export const REPLAY_STALL_MS = PACE_MAX_HOLD_MS;
 /** How often a waiting send looks at the socket when uWS reports no drain (the drain event is not relied on alone). */
 const ROOM_POLL_MS = 20;
 
