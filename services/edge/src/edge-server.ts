@@ -114,14 +114,18 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     // Output waits for most readers: the owner holds the PTY while most readers here are behind.
     onPace: (sessionId, behind) => deps.control.pace(sessionId, config.edgeId, behind).catch(() => false),
     // A Closed frame ends every connection of the session once it was delivered: the hub's one
-    // subscription per session sees it, so no second subscription watches for it.
+    // subscription per session sees it, so no second subscription watches for it. One still
+    // catching up (or replaying) gets its goodbye once it has been sent the Closed too.
     onEntry: (entry, sessionId) => {
       if (entry.type !== 'event' || entry.op !== 'pty.session_frame' || entry.payload['kind'] !== 'Closed') return;
       setImmediate(() => {
+        const hub = hubs.get(sessionId);
+        const owed = (conn: Conn): boolean => hub?.owesFrames(conn, entry.seq) === true;
         // `error`: the owner gave the session's log up; its readers are told why (log-cut-close.ts).
-        if (entry.payload['reason'] === 'error') return closeCutSession(cutClose, sessionId, undefined);
+        if (entry.payload['reason'] === 'error') return closeCutSession(cutClose, sessionId, undefined, owed);
         for (const conn of [...handler.conns]) {
-          if (conn.sessionId === sessionId) handler.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+          if (conn.sessionId !== sessionId || owed(conn)) continue;
+          handler.goodbye(conn, 'session_closed', CloseCode.NORMAL);
         }
       });
     },
@@ -130,6 +134,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       logger.warn({ session_id: sessionId, last_seq: cut.lastSeq }, 'frame log cut: ending the connections');
       closeCutSession(cutClose, sessionId, cut);
     },
+    onClosedReached: (conn) => setImmediate(() => handler.goodbye(conn, 'session_closed', CloseCode.NORMAL)),
   });
   const auth = new Authenticator({
     tokens: deps.tokens,
@@ -253,7 +258,11 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       expiry.watch(ws.getUserData());
     }),
     message: guarded('message', (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary)),
-    drain: (ws) => void handler.resumeLagged(ws.getUserData()),
+    drain: (ws) => {
+      const conn = ws.getUserData();
+      conn.onDrain?.();
+      void handler.resumeLagged(conn);
+    },
     // A pace probe's answer says how far the reader has read (pace-probe.ts); any other is keepalive's.
     pong: (ws, message) => {
       const conn = ws.getUserData();

@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type { Conn } from './connection';
 import type { HubRegistry } from './hubs';
 import type { SessionHub } from './session-hub';
+import { REPLAY_STALL_MS } from './socket-room';
 
 export interface AttachDeps {
   control: SessionControl;
@@ -58,17 +59,12 @@ export function hubOf(ctx: BindingContext, conn: Conn): SessionHub {
   return hub;
 }
 
-/** Sends log entries in (afterSeq, toSeq] that this connection has not seen yet. */
+/**
+ * Sends log entries in (afterSeq, toSeq] that this connection has not seen yet, at its socket's
+ * pace; a reader that stops reading meanwhile is skipped forward (SessionHub.sendRange).
+ */
 export async function sendLogRange(ctx: BindingContext, conn: Conn, afterSeq: number, toSeq: number): Promise<void> {
-  let from = Math.max(afterSeq, 0);
   const hub = hubOf(ctx, conn);
-  // Usually the hub published these moments ago: send its serialized frames, skip the log.
-  if (hub.sendKept(conn, from, toSeq)) from = toSeq;
-  while (from < toSeq && conn.open) {
-    const entries = await ctx.deps.log.read(conn.sessionId, from, { toSeq, limit: 500 });
-    if (entries.length === 0) break;
-    for (const e of entries) hub.sendFrame(conn, hub.frameOf(e));
-    from = entries[entries.length - 1]!.seq;
-  }
-  if (conn.position < toSeq) conn.position = toSeq;
+  await hub.sendRange(conn, Math.max(afterSeq, 0), toSeq, REPLAY_STALL_MS);
+  if (conn.position < toSeq && conn.feed !== 'lagged') conn.position = toSeq;
 }

@@ -103,6 +103,10 @@ export interface Conn {
   readonly feed: ConnFeed;
   /** performance.now() since which its backlog has stayed above the slow-consumer threshold. */
   backlogSince?: number;
+  /** A pty.join_session is being handled (join-flow.ts): a goodbye at the session's close waits for it. */
+  joining?: boolean;
+  /** Set while a catch-up or replay waits for room in this socket (socket-room.ts): called on uWS's drain. */
+  onDrain?: () => void;
   /**
    * Set by the session hub while it holds the connection: writes the log frames it delivered this
    * turn and has not written yet. Everything else sent to the socket calls it first, so the

@@ -4,7 +4,8 @@ import { replayInRange } from '@pty-ws/ports';
 import { canControl, isAdmin } from '../auth';
 import { currentSessionHost, hubOf, sendLogRange, type BindingContext } from './binding-context';
 import { advance, type Conn } from './connection';
-import { sendError, sendKeyframe, sendRoleAssigned } from './frame-writer';
+import { sendError, sendKeyframe, sendPtyError, sendRoleAssigned } from './frame-writer';
+import { REPLAY_STALL_MS } from './socket-room';
 import { checkSize } from './pty-verbs';
 
 /** A `replay_from` judged against the log's retained window, as of the request. */
@@ -47,6 +48,29 @@ export class JoinFlow {
     if (conn.phase !== 'ready')
       throw new BindingError('INVALID_REQUEST', 'this connection has already joined the session');
     if (conn.sessionClosed) return this.joinClosed(conn, f);
+    // The session may close meanwhile: its goodbye then waits for this join's outcome (a member
+    // catches up through Closed, a refused join replays the log as a join after close).
+    conn.joining = true;
+    try {
+      await this.joinOpen(conn, f);
+    } finally {
+      conn.joining = false;
+      this.goodbyeIfClosedMeanwhile(conn);
+    }
+  }
+
+  /**
+   * The join ended without making the connection a member (an error) after the session closed:
+   * the goodbye it was spared waiting for the join, after the join's Error.
+   */
+  private goodbyeIfClosedMeanwhile(conn: Conn): void {
+    setImmediate(() => {
+      if (!conn.open || conn.attached || this.ctx.deps.hubs.get(conn.sessionId)?.closedSeq === undefined) return;
+      this.ctx.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+    });
+  }
+
+  private async joinOpen(conn: Conn, f: ClientFrameOf<'pty.join_session'>): Promise<void> {
     const { deps } = this.ctx;
     const p = f.payload;
     // Backend/class validated as a pair against what hello advertised (binding §5.1.1).
@@ -89,7 +113,7 @@ export class JoinFlow {
     let from = result.membershipSeq - 1;
     if (verdict?.outOfRange) sendBindingError(conn, verdict.outOfRange, f.id);
     if (replay) {
-      for (const e of replay) hub.sendFrame(conn, hub.frameOf(e));
+      await hub.sendPaced(conn, replay, REPLAY_STALL_MS);
       deps.metrics?.replayFramesServed(replay.length);
       from = Math.max(conn.position, Math.min(from, f.replay_from ?? from));
     }
@@ -123,6 +147,11 @@ export class JoinFlow {
    * frames after `replay_from` (REPLAY_OUT_OF_RANGE first when they are gone; without
    * `replay_from`, the last frame alone), which end in `Closed`, then binding_goodbye
    * session_closed like every connection at the close (extension: Close lifecycle).
+   *
+   * The frames go at the reader's pace, however slow: the log no longer grows, so there is nothing
+   * to skip to and no live screen to hand over instead (a reader that answers no pings is ended by
+   * the keepalive like any half-open peer). Should a send still fail, the reader is told where its
+   * replay stopped (cutClosedReplay), never sent a goodbye as if it had it all.
    */
   private async joinClosed(conn: Conn, f: ClientFrameOf<'pty.join_session'>): Promise<void> {
     clearTimeout(conn.closedJoinTimer); // the join ends the connection itself
@@ -133,15 +162,31 @@ export class JoinFlow {
     let from = bounds.lastSeq - 1;
     if (verdict?.outOfRange) sendBindingError(conn, verdict.outOfRange, f.id);
     else if (verdict) from = f.replay_from ?? from;
-    const entries = await deps.log.read(conn.sessionId, from, { toSeq: bounds.lastSeq });
     // Replaying, so the log frames pass the hub's filter; never a member.
     if (!advance(conn, 'replaying')) return;
-    for (const e of entries) hub.sendFrame(conn, hub.frameOf(e));
-    deps.metrics?.replayFramesServed(entries.length);
-    this.ctx
-      .log(conn)
-      .info({ replay_from: f.replay_from ?? null, frames: entries.length }, 'join after close: replayed');
+    const whole = await hub.sendRange(conn, from, bounds.lastSeq);
+    if (!conn.open) return;
+    const frames = conn.lastSeq - Math.max(from, 0);
+    deps.metrics?.replayFramesServed(frames);
+    this.ctx.log(conn).info({ replay_from: f.replay_from ?? null, frames, whole }, 'join after close: replayed');
+    if (!whole) return this.cutClosedReplay(conn);
     this.ctx.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+  }
+
+  /**
+   * A closed session's replay could not be sent whole: PTY_OUTPUT_LAGGED, KEYFRAME_UNAVAILABLE (a
+   * closed session has no live screen), and a goodbye that says where to replay from again.
+   */
+  private cutClosedReplay(conn: Conn): void {
+    const at = conn.lastSeq;
+    sendPtyError(conn, 'PTY_OUTPUT_LAGGED', `the replay was cut after sequence ${at}; no Keyframe follows`);
+    sendPtyError(conn, 'KEYFRAME_UNAVAILABLE', 'the session is closed: there is no live screen to send');
+    this.ctx.goodbye(
+      conn,
+      'session_closed',
+      CloseCode.NORMAL,
+      `replay cut after sequence ${at}: join again with replay_from ${at}`,
+    );
   }
 
   async leave(conn: Conn): Promise<void> {

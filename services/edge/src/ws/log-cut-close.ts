@@ -20,11 +20,17 @@ const CUT_IN_LOG =
  * `Closed` reason `error` (sendCutClosed), then a binding Error `INTERNAL`, then binding_goodbye
  * session_closed. From the log's own
  * `Closed` reason `error` (`cut` undefined; already delivered by the hub): the Error and the goodbye.
- * A connection ended by one path is not there for the other.
+ * A connection ended by one path is not there for the other. `stillOwed`: a reader still catching
+ * up from the log, which gets the log's `Closed` in its turn and the goodbye after it.
  */
-export function closeCutSession(deps: CutCloseDeps, sessionId: string, cut: LogCut | undefined): void {
+export function closeCutSession(
+  deps: CutCloseDeps,
+  sessionId: string,
+  cut: LogCut | undefined,
+  stillOwed: (conn: Conn) => boolean = () => false,
+): void {
   for (const conn of [...deps.conns()]) {
-    if (conn.sessionId !== sessionId || !conn.open) continue;
+    if (conn.sessionId !== sessionId || !conn.open || stillOwed(conn)) continue;
     // Joined after the close: it replays the log, which ends in the same `Closed`, then the goodbye.
     if (conn.sessionClosed || conn.phase === 'replaying') continue;
     if (cut && conn.attached) sendCutClosed(conn);

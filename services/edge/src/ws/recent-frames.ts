@@ -57,13 +57,13 @@ export class RecentFrames {
     return oldest !== undefined && newest !== undefined && oldest <= afterSeq + 1 && newest >= toSeq;
   }
 
-  /** Calls `each` for the kept frames in (afterSeq, toSeq], oldest first. */
-  forEach(afterSeq: number, toSeq: number, each: (frame: SerializedFrame) => void): void {
+  /** Calls `each` for the kept frames in (afterSeq, toSeq], oldest first, until it returns false. */
+  forEach(afterSeq: number, toSeq: number, each: (frame: SerializedFrame) => boolean | void): void {
     const oldest = this.oldestSeq();
     if (oldest === undefined) return;
     const from = this.start + Math.max(0, afterSeq + 1 - oldest);
     const to = Math.min(this.frames.length - 1, this.start + (toSeq - oldest));
-    for (let i = from; i <= to; i++) each(this.frames[i]!);
+    for (let i = from; i <= to; i++) if (each(this.frames[i]!) === false) return;
   }
 
   get size(): number {

@@ -14,6 +14,7 @@ import { LagWatch } from './lag-watch';
 import { PaceWatch } from './pace-watch';
 import { RecentFrames } from './recent-frames';
 import { serializeEntry, type SerializedFrame } from './serialized-frame';
+import { REPLAY_STALL_MS, waitForRoom } from './socket-room';
 
 /**
  * Serialized frames kept per session for catch-ups and join flushes (recent-frames.ts): about the
@@ -47,6 +48,11 @@ export interface HubOptions {
    * (SessionControl.pace). Without it, readers are only skipped.
    */
   onPace?: (sessionId: string, behind: boolean) => Promise<boolean> | void;
+  /**
+   * A connection that was catching up when the session's `Closed` was delivered has now been
+   * sent it too (closedSeq): its goodbye is due. Those live at the close get theirs at once.
+   */
+  onClosedReached?: (conn: Conn) => void;
   metrics?: EdgeMetrics;
 }
 
@@ -64,13 +70,16 @@ const HELD_BYTES = 8 * 1024 * 1024;
  */
 const HELD_BYTES_OWNER_HOLDING = 64 * 1024 * 1024;
 
+/**
+ * Log entries read at a time by a catch-up or replay: what one reader makes this edge hold beside
+ * its socket's backlog (Output entries are up to 256 KiB).
+ */
+const REPLAY_BATCH = 128;
+
 /** How long a gap fill waits for entries the live feed delivered before the log stored them. */
 const GAP_STORE_WAIT_MS = 5000;
 /** How long a backlog above PTYWS_SLOW_CONSUMER_BYTES is tolerated before the socket is skipped forward. */
 export const SLOW_GRACE_MS = 250;
-
-/** A function, not an inline test: sends in between may change the feed that TS had narrowed. */
-const isLagged = (conn: Conn): boolean => conn.feed === 'lagged';
 
 /** A delivered entry and its serialized frame, until the live connections have it. */
 interface Delivered {
@@ -123,6 +132,8 @@ export class SessionHub implements Disposable {
   private readonly catchingUp = new Set<Conn>();
   /** Counters for the sessions API: how often replay had to leave the hot window. */
   hotMisses = 0;
+  /** Sequence of the session's `Closed` once this hub delivered it: nothing follows it. */
+  closedSeq: number | undefined;
   /** performance.now() of the oldest input not yet followed by Output (0: none), for echo latency. */
   private inputAt = 0;
 
@@ -294,6 +305,7 @@ export class SessionHub implements Disposable {
     const frame = serializeEntry(entry);
     this.recent.push(frame);
     this.head = entry.seq;
+    if (entry.type === 'event' && entry.payload['kind'] === 'Closed') this.closedSeq = entry.seq;
     this.batch.push({ entry, frame });
     this.batchBytes += frame.bytes;
     // A large frame, or small ones adding up to one, is written now: the pace and slow-consumer
@@ -419,16 +431,6 @@ export class SessionHub implements Disposable {
     return this.recent.get(entry.seq) ?? serializeEntry(entry);
   }
 
-  /**
-   * Sends the frames in (afterSeq, toSeq] from what this hub already serialized; false (nothing
-   * sent) when they are not all kept, and the caller reads them from the log.
-   */
-  sendKept(conn: Conn, afterSeq: number, toSeq: number): boolean {
-    if (!this.recent.covers(afterSeq, toSeq)) return false;
-    this.recent.forEach(afterSeq, toSeq, (f) => this.sendFrame(conn, f));
-    return true;
-  }
-
   /** Whether a frame belongs on this connection (README interpretation 2). */
   wants(conn: Conn, frame: { taskId?: string }): boolean {
     return frame.taskId !== undefined ? conn.tasks.has(frame.taskId) : conn.attached;
@@ -442,10 +444,12 @@ export class SessionHub implements Disposable {
    * catch-up of 500 log entries at a time into a slow socket lost frames this way (bench: 100
    * observers × 49 MB, 43 never saw the end of the stream).
    */
-  sendFrame(conn: Conn, frame: SerializedFrame): void {
-    if (!conn.open || !conn.ws || frame.seq <= conn.position || conn.feed === 'lagged') return;
-    if (this.wants(conn, frame) && !this.write(conn, frame, true)) return;
+  sendFrame(conn: Conn, frame: SerializedFrame): boolean {
+    if (!conn.open || !conn.ws || conn.feed === 'lagged') return false;
+    if (frame.seq <= conn.position) return true;
+    if (this.wants(conn, frame) && !this.write(conn, frame, true)) return false;
     conn.position = frame.seq;
+    return true;
   }
 
   /**
@@ -471,7 +475,11 @@ export class SessionHub implements Disposable {
     return binary ? 'binary' : 'json';
   }
 
-  /** Brings the connection from `conn.position` to the head, then makes it live. */
+  /**
+   * Brings the connection from `conn.position` to the head at its socket's pace, then makes it
+   * live. A reader whose socket drains nothing for REPLAY_STALL_MS is skipped forward (lagged:
+   * PTY_OUTPUT_LAGGED and a Keyframe once it drains); the slow-consumer rule is for live output.
+   */
   async catchUp(conn: Conn): Promise<void> {
     if (this.catchingUp.has(conn)) return;
     this.catchingUp.add(conn);
@@ -485,29 +493,92 @@ export class SessionHub implements Disposable {
           this.pending.add(conn); // the connection is ahead of this edge's feed: wait for it
           return;
         }
-        if (this.sendKept(conn, conn.position, this.head)) {
-          // Everything missing is still serialized here: no log read, no second serialization;
-          // finish synchronously and go live (unless those sends made it lag).
-          if (!isLagged(conn)) this.goLive(conn);
-          return;
-        }
-        this.hotMisses++;
-        this.opts.metrics?.hotWindowMiss();
-        const entries = await this.opts.log.read(this.sessionId, conn.position, { toSeq: this.head, limit: 500 });
-        if (entries.length === 0) {
-          conn.position = this.head; // trimmed away meanwhile: nothing more to send
-          continue;
-        }
-        for (const e of entries) this.sendFrame(conn, this.frameOf(e));
+        // Synchronously after the last send (no await between): nothing is delivered meanwhile.
+        if (conn.position === this.head) return this.goLive(conn);
+        if (!(await this.sendRange(conn, conn.position, this.head, REPLAY_STALL_MS))) return;
       }
     } finally {
       this.catchingUp.delete(conn);
     }
   }
 
+  /**
+   * Sends the frames in (afterSeq, toSeq] the connection has not had, directly, at its socket's
+   * pace: at most half the slow-consumer threshold ahead of what the reader took. From what this
+   * hub serialized when it is all kept, else read from the log a batch at a time. With `stallMs`,
+   * a reader whose socket drains nothing for that long is skipped forward (lagged); without, it
+   * is waited for as long as its connection lasts. Frames the log no longer holds skip it forward
+   * too, never silently. False when the connection lagged or closed.
+   */
+  async sendRange(conn: Conn, afterSeq: number, toSeq: number, stallMs?: number): Promise<boolean> {
+    if (conn.position < afterSeq) conn.position = afterSeq;
+    while (conn.position < toSeq) {
+      if (!(await this.room(conn, stallMs))) return false;
+      if (this.recent.covers(conn.position, toSeq)) {
+        // Everything missing is still serialized here: no log read, no second serialization.
+        this.recent.forEach(conn.position, toSeq, (f) => this.hasRoom(conn) && this.sendFrame(conn, f));
+        continue;
+      }
+      this.hotMisses++;
+      this.opts.metrics?.hotWindowMiss();
+      const entries = await this.opts.log.read(this.sessionId, conn.position, { toSeq, limit: REPLAY_BATCH });
+      if (!this.usable(conn)) return false;
+      if ((entries[0]?.seq ?? Number.POSITIVE_INFINITY) > conn.position + 1) {
+        // Trimmed away meanwhile (the log is gapless): the reader is told, and handed a Keyframe.
+        this.skipForward(conn);
+        return false;
+      }
+      if (!(await this.sendPaced(conn, entries, stallMs))) return false;
+    }
+    return this.usable(conn);
+  }
+
+  /** Sends the entries (in order) directly, at the connection's pace (sendRange); false when it lagged or closed. */
+  async sendPaced(conn: Conn, entries: readonly LogEntry[], stallMs?: number): Promise<boolean> {
+    for (const e of entries) {
+      if (!(await this.room(conn, stallMs))) return false;
+      this.sendFrame(conn, this.frameOf(e));
+    }
+    return this.usable(conn);
+  }
+
+  /** The socket takes more now, or once it drained (a stalled one is skipped forward); false: give up. */
+  private async room(conn: Conn, stallMs: number | undefined): Promise<boolean> {
+    if (!this.usable(conn)) return false;
+    if (this.hasRoom(conn)) return true;
+    const wait = await waitForRoom(conn, this.roomBytes, stallMs);
+    if (wait === 'stalled') this.skipForward(conn);
+    return wait === 'room';
+  }
+
+  /** Direct sends keep a socket's backlog at or under this: half the slow-consumer threshold (PaceWatch's "behind"). */
+  private get roomBytes(): number {
+    return this.opts.slowConsumerBytes / 2;
+  }
+
+  private hasRoom(conn: Conn): boolean {
+    return conn.ws !== undefined && conn.ws.getBufferedAmount() <= this.roomBytes;
+  }
+
+  private usable(conn: Conn): boolean {
+    return conn.open && conn.ws !== undefined && conn.feed !== 'lagged';
+  }
+
   private goLive(conn: Conn): void {
     if (!conn.ws || !conn.open) return;
     moveFeed(conn, 'live');
+    if (this.closedSeq !== undefined && conn.attached && conn.position >= this.closedSeq) {
+      this.opts.onClosedReached?.(conn);
+    }
+  }
+
+  /**
+   * Whether the connection is still to be sent frames up to `seq` by a join, a catch-up, a replay
+   * or the resume of a lag: a member or replaying reader not live yet, or one whose join is under
+   * way. Its goodbye at the session's close waits for them (onClosedReached, or the join's own).
+   */
+  owesFrames(conn: Conn, seq: number): boolean {
+    return (conn.attached || conn.joining === true) && conn.feed !== 'live' && conn.position < seq;
   }
 
   /**
