@@ -122,4 +122,22 @@ echo "PROBE""-END"
     const output = await c.collectOutput(/PROBE-END/, 20_000, from);
     expectNothingReached(output);
   });
+
+  it("a live shell's tasks run in the session user's shell, with the integration it can read", async () => {
+    const live = await ctx.createSession({
+      argv: ['/bin/bash', '--norc', '--noprofile'],
+      env: { PS1: '$ ' },
+      task_executor: 'live_shell',
+    });
+    const watcher = await ctx.attach(live.session_id);
+    await joinSession(watcher, { role: 'observer' });
+    const from = watcher.mark();
+    const sent = await rest(ctx, 'POST', '/message:send', { message: textMessage('id -u', live.session_id) });
+    expect(sent.status).toBe(200);
+    const done = await awaitState(ctx, (sent.body as { task: V1Task }).task.id, ['COMPLETED', 'FAILED'], 20_000);
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    // Typed into the terminal (the process executor, its fallback, would show nothing there).
+    await watcher.collectOutput(/\b65534\b/, 5000, from);
+    expect((done.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('')).toMatch(/\b65534\b/);
+  });
 });
