@@ -1,6 +1,7 @@
-// Compiles native/*.c to dist/native/ (part of `npm run build`): stream-relay.c, a program, and
-// no-dump.c, a library the agent loads. Without a C compiler the build goes on: the agent then
-// reads every pty on its event loop and stays dumpable, and says so.
+// Compiles native/*.c to dist/native/ (part of `npm run build`): stream-relay.c and close-fds.c,
+// programs, and no-dump.c, a library the agent loads. Without a C compiler the build goes on: the
+// agent then reads every pty on its event loop, stays dumpable and its programs inherit its
+// descriptors, and says so.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +15,12 @@ const targets = [
     target: 'stream-relay',
     flags: [],
     without: "streaming sessions will be read on the agent's event loop",
+  },
+  {
+    source: 'close-fds.c',
+    target: 'close-fds',
+    flags: [],
+    without: "sessions' programs inherit the agent's descriptors",
   },
   {
     source: 'no-dump.c',

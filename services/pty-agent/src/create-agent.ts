@@ -13,6 +13,7 @@ import type {
 } from '@pty-ws/ports';
 import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry';
 import { refuseDumps } from './hosts/no-dump';
+import { closeFdsBinary } from './hosts/session-command';
 import { configuredSessionIdentity, identityEnv } from './hosts/session-identity';
 import { SessionHosts } from './hosts/session-hosts';
 import { SpawnerPtyHost } from './hosts/spawner-pty-host';
@@ -71,6 +72,11 @@ export function createSessionManager(
   // Sessions' programs may not read this process's memory or environment (its spawner does the same).
   if (!refuseDumps())
     logger.warn({}, 'no-dump library not built (no C compiler at build time): the agent stays dumpable');
+  if (!closeFdsBinary())
+    logger.warn(
+      {},
+      "close-fds not built (no C compiler at build time): sessions' programs inherit the agent's descriptors",
+    );
   const identity = configuredSessionIdentity(config.sessionUser, (fields, msg) => logger.warn(fields, msg));
   // native, plus tmux/screen when installed, on sockets private to this agent id.
   const streamRelay = config.streamRelay === 'on';

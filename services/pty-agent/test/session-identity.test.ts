@@ -1,3 +1,4 @@
+import { sessionCommand } from '../src/hosts/session-command';
 import {
   asSessionUser,
   configuredSessionIdentity,
@@ -41,6 +42,14 @@ describe('PTYWS_SESSION_USER', () => {
     expect(asSessionUser(resolveSessionIdentity('3003', lookup), '/bin/sh', []).args).toContain('--clear-groups');
     expect(asSessionUser(undefined, '/bin/sh', ['-l'])).toEqual({ file: '/bin/sh', args: ['-l'] });
     expect(identityEnv(alice)).toEqual({ HOME: '/home/alice', USER: 'alice', LOGNAME: 'alice' });
+    // close-fds first, so the program holds none of the agent's descriptors.
+    const launched = sessionCommand(alice, '/bin/sh', ['-l'], '/x/close-fds');
+    expect(launched.file).toBe('/x/close-fds');
+    expect(launched.args.slice(1)).toEqual(['--reuid=2001', '--regid=2001', '--init-groups', '--', '/bin/sh', '-l']);
+    expect(sessionCommand(undefined, '/bin/sh', ['-l'], '/x/close-fds')).toEqual({
+      file: '/x/close-fds',
+      args: ['/bin/sh', '-l'],
+    });
   });
 
   it('unset: one warning that a control token is the service user’s equal; a real user resolves', () => {

@@ -1,6 +1,7 @@
 import { closeSync, fchownSync } from 'node:fs';
 import type { PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
-import { asSessionUser, type SessionIdentity } from './session-identity';
+import { sessionCommand } from './session-command';
+import type { SessionIdentity } from './session-identity';
 import { nativePty, type NativePty } from './spawner/native-pty';
 import { PtySpawner } from './spawner/pty-spawner';
 import { SpawnedPtyProcess } from './spawner/spawned-pty';
@@ -34,7 +35,7 @@ export class SpawnerPtyHost implements PtyHost {
   async spawn(_sessionId: string, spec: SessionSpec): Promise<PtyProcess> {
     const [argv0, ...argv] = spec.argv;
     if (!argv0) throw new Error('argv is empty');
-    const { file, args } = asSessionUser(this.identity, argv0, argv);
+    const { file, args } = sessionCommand(this.identity, argv0, argv);
     const pair = this.native.open(spec.size.cols, spec.size.rows);
     try {
       // The session user owns its terminal, as after a login (its group stays the tty group).

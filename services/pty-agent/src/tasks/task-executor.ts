@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { asSessionUser, type SessionIdentity } from '../hosts/session-identity';
+import { sessionCommand } from '../hosts/session-command';
+import type { SessionIdentity } from '../hosts/session-identity';
 
 export interface CommandResult {
   exitCode: number | null;
@@ -48,7 +49,7 @@ export class ShellTaskExecutor implements TaskExecutor {
         resolve({ exitCode, signal, output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut, canceled });
       };
       try {
-        const { file, args } = asSessionUser(this.identity, '/bin/sh', ['-c', command]);
+        const { file, args } = sessionCommand(this.identity, '/bin/sh', ['-c', command]);
         child = spawn(file, args, {
           cwd: opts.cwd,
           env: opts.env,
