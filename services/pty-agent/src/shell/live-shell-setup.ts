@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PtyProcess, SessionSpec } from '@pty-ws/ports';
@@ -55,5 +55,7 @@ export function sharedShellIntegration(): string {
   };
   open(dir);
   written.add(dir);
+  // A fresh one per agent process: gone with it.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
