@@ -5,7 +5,9 @@
  * proxies WebSocket upgrades to every edge, Prometheus scrapes every edge and agent, and every
  * bind-mounted file exists.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import * as YAML from 'yaml';
@@ -26,9 +28,14 @@ function envOf(svc: Obj): Record<string, string> {
   return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, v === null ? '' : String(v)]));
 }
 
-/** ${VAR:-default} -> default, ${VAR} -> '' (what Compose substitutes with VAR unset). */
+/**
+ * ${VAR:-default} -> default, ${VAR} -> '' (what Compose substitutes with VAR unset); a required
+ * ${VAR:?message} -> VAR, standing for the value the operator must give.
+ */
 function interpolateDefaults(v: string): string {
-  return v.replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_m, _name, def) => def ?? '');
+  return v.replace(/\$\{(\w+)(?::?-([^}]*)|:\?[^}]*)?\}/g, (m, name: string, def?: string) =>
+    m.includes(':?') ? name : (def ?? ''),
+  );
 }
 
 const buildsFrom = (svc: Obj, dockerfile: string) =>
@@ -100,7 +107,7 @@ test('edges and agents are configured consistently with their dependencies', () 
     expect([name, env.PTYWS_HOST]).toEqual([name, '0.0.0.0']);
     expect(seconds(s.stop_grace_period)).toBeGreaterThan(grace(s));
     // NATS URL -> the nats service; Postgres URL -> the postgres service and its credentials.
-    const nats = new URL(env.PTYWS_NATS_URL!);
+    const nats = new URL(interpolateDefaults(env.PTYWS_NATS_URL!));
     expect(nats.protocol).toBe('nats:');
     expect(services[nats.hostname]).toBeDefined();
     expect(Number(nats.port)).toBe(DEFAULTS.natsClientPort);
@@ -117,7 +124,8 @@ test('edges and agents are configured consistently with their dependencies', () 
     for (const dep of Object.keys(s.depends_on ?? {})) expect(services[dep]).toBeDefined();
     for (const [dep, cond] of Object.entries<Obj>(s.depends_on ?? {}))
       if (cond.condition === 'service_healthy') expect(services[dep]!.healthcheck).toBeDefined();
-    // The PTY workload shape: no privilege escalation, no capabilities, read-only root.
+    // The PTY workload shape: no privilege escalation, no capabilities (the agent: those it needs
+    // to start sessions as another user, below), read-only root.
     expect(s.cap_drop).toContain('ALL');
     expect(s.security_opt).toContain('no-new-privileges:true');
     expect(s.read_only).toBe(true);
@@ -132,6 +140,52 @@ test('edges and agents are configured consistently with their dependencies', () 
     }
   }
   expect(edgeIds.size).toBe(edges.length);
+});
+
+test('NATS: one user per role (edge, agent), passwords required from the environment, valid config', () => {
+  const mount = (services.nats!.volumes as string[]).find((v) => v.startsWith('./deploy/compose/'))!;
+  const [file, target] = mount.split(':') as [string, string];
+  const command: string[] = services.nats!.command;
+  expect(command[command.indexOf('-c') + 1]).toBe(target);
+  const conf = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const users = [...conf.matchAll(/\{ user: (\w+), password: \$(\w+) \}/g)].map((m) => [m[1]!, m[2]!]);
+  const natsEnv = envOf(services.nats!);
+  const roleOf = (name: string) => (edges.some(([n]) => n === name) ? 'edge' : 'agent');
+  for (const [name, svc] of ptyws) {
+    const url = envOf(svc).PTYWS_NATS_URL!;
+    const user = new URL(interpolateDefaults(url)).username;
+    expect([name, user]).toEqual([name, roleOf(name)]);
+    const passwordVar = users.find(([u]) => u === user)![1];
+    // The same required variable gives the server its password and the role its URL.
+    expect(url).toContain(`:\${${passwordVar}:?`);
+    expect(natsEnv[passwordVar]).toMatch(new RegExp(`^\\$\\{${passwordVar}:\\?[^}]+\\}$`));
+  }
+  expect(users.map(([u]) => u).sort()).toEqual(['agent', 'edge']);
+  const natsServer = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();
+  if (!natsServer) return console.warn('nats-server not installed: skipping `nats-server -t` on the compose config');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptyws-nats-'));
+  try {
+    fs.copyFileSync(path.join(ROOT, file), path.join(dir, 'nats.conf'));
+    const env = { ...process.env, ...Object.fromEntries(users.map(([, v]) => [v, `test-${v}`])) };
+    const r = spawnSync(natsServer, ['-t', '-c', path.join(dir, 'nats.conf')], { encoding: 'utf8', env });
+    expect(`${r.stdout}${r.stderr}`).toMatch(/valid/);
+    expect(r.status).toBe(0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the agent runs as root only to start sessions as an unprivileged PTYWS_SESSION_USER', () => {
+  for (const [name, s] of agents) {
+    const env = envOf(s);
+    expect([name, env.PTYWS_SESSION_USER]).toEqual([name, 'node']);
+    expect([...(s.cap_add ?? [])].sort()).toEqual(['CHOWN', 'KILL', 'SETGID', 'SETUID']);
+    // The state dir is private to the agent; the session user's HOME is its own.
+    const stateMount = (s.tmpfs as string[]).find((t) => env.PTYWS_STATE_DIR!.startsWith(t.split(':')[0]!))!;
+    expect(stateMount).toMatch(/mode=0700/);
+    expect(s.tmpfs).toContain('/home/node:uid=1000,gid=1000,mode=0700');
+  }
+  for (const [name, s] of edges) expect([name, s.cap_add ?? []]).toEqual([name, []]);
 });
 
 test('the load balancer proxies HTTP and WebSocket upgrades to every edge', () => {

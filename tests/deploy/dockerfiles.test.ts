@@ -67,6 +67,15 @@ const flag = (ins: Instruction, name: string) =>
     .find((f) => f.getName() === name)
     ?.getValue();
 const of = (st: Stage, kw: string) => st.instructions.filter((i) => i.getKeyword() === kw);
+/** The ENV of a stage, by name. */
+const finalEnvOf = (st: Stage): Record<string, string | null> =>
+  Object.fromEntries(
+    of(st, 'ENV').flatMap((i) =>
+      (i as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] })
+        .getProperties()
+        .map((p) => [p.getName(), p.getValue()]),
+    ),
+  );
 /** The stage chain a stage inherits from (FROM <stage>). */
 function lineage(all: Stage[], st: Stage): Stage[] {
   const parent = all.find((s) => s.name === st.image);
@@ -177,12 +186,18 @@ describe.each(IMAGES)('$file', ({ file, entry, expose, name }) => {
     for (const ws of rootPkg.workspaces as string[]) expect(copied).toContain(`${ws}/package.json`);
   });
 
-  test('runs as a non-root user with a HEALTHCHECK, the contract port and entry point', () => {
+  test('runs as a non-root user (the agent: sessions as one), a HEALTHCHECK, the contract port and entry point', () => {
     const users = of(final, 'USER').map((u) => args(u)[0]!);
     expect(users.length).toBeGreaterThan(0);
     const user = users[users.length - 1]!.split(':')[0]!;
-    expect(['root', '0']).not.toContain(user);
     expect(/^\d+$/.test(user)).toBe(true); // numeric: Kubernetes runAsNonRoot can verify it
+    if (name === 'agent') {
+      // Root, to start every session as the unprivileged PTYWS_SESSION_USER of the base image.
+      expect(user).toBe('0');
+      expect(finalEnvOf(final)['PTYWS_SESSION_USER']).toBe('node');
+    } else {
+      expect(user).not.toBe('0');
+    }
     const hc = of(final, 'HEALTHCHECK');
     expect(hc).toHaveLength(1);
     const hcArgs = hc[0]!.getArgumentsContent()!;
@@ -196,20 +211,14 @@ describe.each(IMAGES)('$file', ({ file, entry, expose, name }) => {
     // The service's node options (packages/config/src/node-flags.ts) come before its entry point.
     expect(cmd).toEqual(['node', ...SERVICE_NODE_FLAGS, entry]);
     // ... and its environment (packages/config/src/service-env.ts) is set in the image it runs in.
-    const finalEnv = Object.fromEntries(
-      of(final, 'ENV').flatMap((i) =>
-        (i as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] })
-          .getProperties()
-          .map((p) => [p.getName(), p.getValue()]),
-      ),
-    );
+    const finalEnv = finalEnvOf(final);
     for (const [k, v] of Object.entries(SERVICE_ENV)) expect([k, finalEnv[k]]).toEqual([k, v]);
     const ep = JSON.parse(of(final, 'ENTRYPOINT')[0]!.getArgumentsContent()!);
     expect(ep[0]).toBe('/usr/bin/tini');
     expect(of(final, 'RUN').some((r) => /apt-get install[^&]*\btini\b/.test(r.getArgumentsContent() ?? ''))).toBe(true);
   });
 
-  (name === 'agent' ? test : test.skip)("the agent's image has what its spawner runs: setsid and stty", () => {
+  (name === 'agent' ? test : test.skip)("the agent's image has what its spawner runs: setsid, stty, setpriv", () => {
     const installs = of(final, 'RUN').map((r) => r.getArgumentsContent() ?? '');
     for (const pkg of ['util-linux', 'coreutils'])
       expect(installs.some((r) => new RegExp(`apt-get install[^&]*\\b${pkg}\\b`).test(r))).toBe(true);

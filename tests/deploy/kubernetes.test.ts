@@ -19,6 +19,7 @@ import {
   mapSelector,
   podPeer,
   secretData,
+  secretFileEnv,
   selectorMatches,
   workloads,
   type Peer,
@@ -254,29 +255,34 @@ describe.each(TARGETS)('%s', (target) => {
     expect(edge.obj.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
   });
 
-  test('agent: one per node, the PTY workload security context, writable /tmp and HOME', () => {
+  test('agent: one per node, root only to start sessions as an unprivileged user, writable /tmp and HOME', () => {
     const agent = workloadByComponent(objects(), 'agent');
     expect(agent.obj.kind).toBe('DaemonSet');
     const c = mainContainer(agent);
     const sc = c.securityContext;
     const psc = agent.spec.securityContext;
-    expect(sc.runAsNonRoot ?? psc.runAsNonRoot).toBe(true);
-    expect(sc.runAsUser ?? psc.runAsUser).toBeGreaterThan(0);
+    // Root with SETUID/SETGID/CHOWN/KILL and nothing else; the sessions run as PTYWS_SESSION_USER.
+    expect(sc.runAsUser ?? psc.runAsUser).toBe(0);
     expect(sc.allowPrivilegeEscalation).toBe(false);
     expect(sc.privileged ?? false).toBe(false);
     expect(sc.capabilities.drop).toEqual(['ALL']);
-    expect(sc.capabilities.add ?? []).toEqual([]);
+    expect([...sc.capabilities.add].sort()).toEqual(['CHOWN', 'KILL', 'SETGID', 'SETUID']);
     expect((sc.seccompProfile ?? psc.seccompProfile).type).toBe('RuntimeDefault');
     expect(sc.readOnlyRootFilesystem).toBe(true);
     expect(agent.spec.hostPID ?? false).toBe(false);
     expect(agent.spec.hostNetwork ?? false).toBe(false);
+    // No fsGroup: the Secret files stay root's (0400), unreadable to the session user.
+    expect(psc.fsGroup).toBeUndefined();
     const env = containerEnv(objects(), agent.namespace, c);
     const emptyDirs = new Set(((agent.spec.volumes ?? []) as Obj[]).filter((v) => v.emptyDir).map((v) => v.name));
     const writable = ((c.volumeMounts ?? []) as Obj[])
       .filter((m) => emptyDirs.has(m.name) && !m.readOnly)
       .map((m) => m.mountPath);
     expect(writable).toContain('/tmp');
-    expect(writable).toContain(env.get('HOME')?.value);
+    // The session user (the image's `node`) has its HOME; the state dir is on a volume of its own.
+    expect(env.get('PTYWS_SESSION_USER')?.value).toBe('node');
+    expect(writable).toContain('/home/node');
+    expect(writable.some((m) => env.get('PTYWS_STATE_DIR')!.value!.startsWith(`${m}/`))).toBe(true);
     expect(c.readinessProbe.httpGet.path).toBe('/readyz');
     expect(c.livenessProbe.httpGet.path).toBe('/healthz');
     const metrics = resolvePort(c.ports, 'metrics')!;
@@ -285,9 +291,11 @@ describe.each(TARGETS)('%s', (target) => {
     expect(agent.spec.terminationGracePeriodSeconds).toBeGreaterThan(grace);
   });
 
-  test('every pod meets Pod Security "restricted" and carries no Service-link env', () => {
+  test('every pod but the agent meets Pod Security "restricted", the agent "baseline"; no Service-link env', () => {
     const problems: string[] = [];
     for (const w of workloads(objects())) {
+      // The agent: root with the capabilities "baseline" allows (checked in its own test).
+      const restricted = component(w) !== 'agent';
       const name = `${w.obj.kind}/${w.obj.metadata.name}`;
       const s = w.spec;
       // Services named ptyws-* would inject PTYWS_*_SERVICE_HOST/PORT variables, which the config
@@ -315,13 +323,15 @@ describe.each(TARGETS)('%s', (target) => {
       for (const c of podContainers(w.obj)) {
         const sc = c.securityContext ?? {};
         const psc = s.securityContext ?? {};
-        if ((sc.runAsNonRoot ?? psc.runAsNonRoot) !== true) problems.push(`${name}/${c.name}: runAsNonRoot`);
-        if ((sc.runAsUser ?? psc.runAsUser) === 0) problems.push(`${name}/${c.name}: runAsUser 0`);
+        if (restricted && (sc.runAsNonRoot ?? psc.runAsNonRoot) !== true)
+          problems.push(`${name}/${c.name}: runAsNonRoot`);
+        if (restricted && (sc.runAsUser ?? psc.runAsUser) === 0) problems.push(`${name}/${c.name}: runAsUser 0`);
         if (sc.allowPrivilegeEscalation !== false) problems.push(`${name}/${c.name}: allowPrivilegeEscalation`);
         if (sc.privileged) problems.push(`${name}/${c.name}: privileged`);
         if (!(sc.capabilities?.drop ?? []).includes('ALL')) problems.push(`${name}/${c.name}: capabilities.drop ALL`);
+        const allowed = restricted ? ['NET_BIND_SERVICE'] : ['SETUID', 'SETGID', 'CHOWN', 'KILL'];
         for (const cap of sc.capabilities?.add ?? [])
-          if (cap !== 'NET_BIND_SERVICE') problems.push(`${name}/${c.name}: adds ${cap}`);
+          if (!allowed.includes(cap)) problems.push(`${name}/${c.name}: adds ${cap}`);
         const seccomp = (sc.seccompProfile ?? psc.seccompProfile)?.type;
         if (!['RuntimeDefault', 'Localhost'].includes(seccomp)) problems.push(`${name}/${c.name}: seccompProfile`);
         if (!c.resources?.requests?.memory || !c.resources?.limits?.memory)
@@ -331,23 +341,35 @@ describe.each(TARGETS)('%s', (target) => {
       }
     }
     const nsObj = find(objects(), 'Namespace', ns())!;
-    expect(nsObj.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    expect(nsObj.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('baseline');
+    expect(nsObj.metadata.labels['pod-security.kubernetes.io/audit']).toBe('restricted');
     expect(problems).toEqual([]);
   });
 
-  test('edge/agent env: only contract variables, secrets from Secrets, consistent values', () => {
+  test('edge/agent env: only contract variables, secrets from Secret files, consistent values', () => {
+    const natsUsers = secretData(find(objects(), 'Secret', 'ptyws-nats-users', ns())!);
     for (const c of ['edge', 'agent']) {
       const w = workloadByComponent(objects(), c);
       const container = mainContainer(w);
-      const env = containerEnv(objects(), w.namespace, container);
-      for (const name of env.keys()) {
+      const direct = containerEnv(objects(), w.namespace, container);
+      for (const name of direct.keys()) {
         if (/^(PTYWS_|OTEL_)/.test(name))
           expect([c, name, (KNOWN_ENV as readonly string[]).includes(name)]).toEqual([c, name, true]);
       }
+      const files = secretFileEnv(objects(), w.namespace, w.spec, container);
+      const env = new Map([...direct, ...files]);
+      // Secrets are files only: never in a process's initial environment (/proc/<pid>/environ).
       for (const name of SECRET_ENV) {
+        expect([c, name, direct.has(name)]).toEqual([c, name, false]);
         const e = env.get(name);
-        if (e) expect([c, name, e.source]).toEqual([c, name, 'secret']);
+        if (e) expect([c, name, e.source]).toEqual([c, name, 'secretFile']);
+        // Readable by the service only: the agent's root (0400), the edge's user and group (0440).
+        if (e) expect([c, name, e.mode]).toEqual([c, name, c === 'agent' ? 0o400 : 0o440]);
       }
+      // Each role connects to NATS as itself, with the password the server has for it.
+      const natsUrl = new URL(env.get('PTYWS_NATS_URL')!.value!);
+      expect([c, natsUrl.username]).toEqual([c, c]);
+      expect(decodeURIComponent(natsUrl.password)).toBe(natsUsers[`${c}-password`]);
       // Literal values in the manifests never look like credentials.
       for (const e of (container.env ?? []) as Obj[]) {
         if (e.value !== undefined) expect(String(e.value)).not.toMatch(/:\/\/[^/\s:]+:[^@\s]+@/);
@@ -364,7 +386,7 @@ describe.each(TARGETS)('%s', (target) => {
       const idVar = c === 'edge' ? 'PTYWS_EDGE_ID' : 'PTYWS_AGENT_ID';
       expect(env.get(idVar)).toEqual({ source: 'fieldRef', ref: 'metadata.name' });
       if (c === 'edge') {
-        expect(env.get('PTYWS_ADMIN_TOKEN')?.source).toBe('secret');
+        expect(env.get('PTYWS_ADMIN_TOKEN')?.source).toBe('secretFile');
         // TLS files: each path lies in a read-only mount of a Secret that has the key.
         for (const v of ['PTYWS_TLS_CERT', 'PTYWS_TLS_KEY', 'PTYWS_TLS_CA']) {
           const file = env.get(v)?.value;
@@ -582,6 +604,14 @@ describe.each(TARGETS)('%s', (target) => {
     expect(conf).toMatch(new RegExp(`^http_port: ${port('monitor')}$`, 'm'));
     expect(conf).toMatch(new RegExp(`^\\s+port: ${port('cluster')}$`, 'm'));
     expect(conf).toMatch(/^jetstream \{/m);
+    // One user per role, its password from the ptyws-nats-users Secret.
+    const users = [...conf.matchAll(/\{ user: (\w+), password: \$(\w+) \}/g)];
+    expect(users.map((u) => u[1]).sort()).toEqual(['agent', 'edge']);
+    for (const u of users)
+      expect(containerEnv(objects(), sts.metadata.namespace, c).get(u[2]!)).toMatchObject({
+        source: 'secret',
+        ref: `ptyws-nats-users/${u[1]}-password`,
+      });
     // server_name from the pod name (unique per JetStream node).
     const serverVar = /^server_name: \$(\w+)$/m.exec(conf)![1]!;
     expect(containerEnv(objects(), sts.metadata.namespace, c).get(serverVar)).toEqual({
@@ -614,9 +644,13 @@ describe.each(TARGETS)('%s', (target) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptyws-nats-'));
     const file = path.join(dir, 'nats.conf');
     fs.writeFileSync(file, conf);
+    // The variables the config names ($NATS_EDGE_PASSWORD, …), as the container's env gives them.
+    const natsEnv = Object.fromEntries(
+      [...containerEnv(objects(), sts.metadata.namespace, c)].flatMap(([k, v]) => (v.value ? [[k, v.value]] : [])),
+    );
     const r = spawnSync(natsServer, ['-t', '-c', file], {
       encoding: 'utf8',
-      env: { ...process.env, [serverVar]: 'nats-0' },
+      env: { ...process.env, ...natsEnv, [serverVar]: 'nats-0' },
     });
     fs.rmSync(dir, { recursive: true, force: true });
     expect(`${r.stdout}${r.stderr}`).toMatch(/valid/);

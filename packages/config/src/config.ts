@@ -87,6 +87,10 @@ export interface Config {
   transcriptDir?: string;
   /** PTYWS_ALLOW_ENV_OVERRIDE: protected variable names a session's `env` may set anyway; default none. */
   allowEnvOverride: string[];
+  /** PTYWS_SESSION_ENV_ALLOW: when set, the only variables a session's `env` may set. */
+  sessionEnvAllow?: string[];
+  /** PTYWS_SESSION_USER: the unprivileged user (name or uid[:gid]) sessions run as; unset: the service's own. */
+  sessionUser?: string;
   /** PTYWS_NATS_URL: NATS servers (comma-separated); with PTYWS_DATABASE_URL selects cluster mode. */
   natsUrl?: string;
   /** PTYWS_DATABASE_URL: Postgres connection URL for sessions, tasks and token hashes (cluster mode). */

@@ -8,3 +8,4 @@ export { isLoopbackHost } from './loopback';
 export { SERVICE_NODE_FLAGS, missingServiceNodeFlags, nodeFlagsWarning } from './node-flags';
 export { SERVICE_ENV, SERVICE_ENV_PREFIX, missingServiceEnv, runsOnGlibc, serviceEnvWarning } from './service-env';
 export { launchWarnings } from './launch-warnings';
+export { dropSecretVariables, fileVariable } from './secret-files';

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import { ConfigError } from './config-error';
 import { describeValue } from './describe-value';
 import { applyDerivedDefaults, crossFieldProblems, type Resolved } from './relations';
+import { variableText } from './secret-files';
 import { unknownVariableProblems } from './unknown-variables';
 import { FIELD_SPECS, type FieldSpec } from './variables';
 
@@ -18,7 +19,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides?: Par
 
   for (const spec of FIELD_SPECS) {
     const override: unknown = overrides?.[spec.field];
-    const raw = env[spec.name];
+    const { raw, problem: unreadable } = variableText(spec, env);
+    if (unreadable !== undefined && override === undefined) {
+      problems.push(unreadable);
+      continue;
+    }
     let r: Resolved;
     if (override !== undefined) {
       r = { value: override, source: 'override' };

@@ -167,6 +167,13 @@ export function estimatedBits(v: string): number {
 }
 
 /** One or more nats:// (or tls://) server URLs, comma-separated. */
+/** A user name (as useradd allows) or `uid[:gid]`; root (0) is refused, sessions as root need no variable. */
+export const sessionUser = (): Rule<string> =>
+  text(
+    'a user name, or uid[:gid] with a uid other than 0',
+    (v) => /^(?:[A-Za-z_][A-Za-z0-9_.-]{0,31}\$?|[1-9]\d{0,9}(?::\d{1,10})?)$/.test(v) && v !== 'root',
+  );
+
 export const natsUrls = (): Rule<string> =>
   text('nats://host:port (several separated by commas)', (v) =>
     v.split(',').every((u) => /^(nats|tls|ws|wss):\/\/[^\s,]+$/.test(u.trim())),

@@ -1,8 +1,9 @@
 import { REDACTED } from './describe-value';
+import { FILE_VARIABLES } from './secret-files';
 import { closestName } from './typo';
 import { FIELD_SPECS } from './variables';
 
-const KNOWN_NAMES: readonly string[] = FIELD_SPECS.map((s) => s.name);
+const KNOWN_NAMES: readonly string[] = [...FIELD_SPECS.map((s) => s.name), ...FILE_VARIABLES];
 
 /** PTYWS_* names nobody reads: most often a typo that would silently leave the default in place. */
 export function unknownVariableProblems(env: NodeJS.ProcessEnv): string[] {

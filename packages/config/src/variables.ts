@@ -23,6 +23,7 @@ import {
   natsUrls,
   postgresUrl,
   secretToken,
+  sessionUser,
   sqlIdentifier,
   subjectPrefix,
   stateDirectory,
@@ -51,6 +52,11 @@ interface VariableSpec<K extends keyof Config> {
   defaultValue?: (env: NodeJS.ProcessEnv) => Config[K];
   /** Never echoed in problems. */
   secret?: boolean;
+  /**
+   * `<name>_FILE` may name a file holding the value instead: a secret read from a file never sits in
+   * a process's initial environment (/proc/<pid>/environ), which cannot be cleared after start.
+   */
+  fromFile?: boolean;
 }
 
 /** Keyed by field so the compiler insists every Config field has exactly one variable. */
@@ -129,17 +135,22 @@ const SPECS: SpecTable = {
   natsUrl: {
     name: 'PTYWS_NATS_URL',
     default: '(unset: single-node mode)',
-    description: 'NATS servers with JetStream; together with PTYWS_DATABASE_URL it selects cluster mode.',
+    description:
+      'NATS servers with JetStream; together with PTYWS_DATABASE_URL it selects cluster mode. Credentials in it (`nats://user:pass@…`): prefer PTYWS_NATS_URL_FILE, a file holding the URL.',
     rule: natsUrls(),
     defaultValue: () => undefined,
+    secret: true,
+    fromFile: true,
   },
   databaseUrl: {
     name: 'PTYWS_DATABASE_URL',
     default: '(unset: single-node mode)',
-    description: 'Postgres URL for sessions, tasks and token hashes (cluster mode); migrations run at start.',
+    description:
+      'Postgres URL for sessions, tasks and token hashes (cluster mode); migrations run at start. Or PTYWS_DATABASE_URL_FILE: a file holding it (recommended).',
     rule: postgresUrl(),
     defaultValue: () => undefined,
     secret: true,
+    fromFile: true,
   },
   natsPrefix: {
     name: 'PTYWS_NATS_PREFIX',
@@ -156,10 +167,12 @@ const SPECS: SpecTable = {
   adminToken: {
     name: 'PTYWS_ADMIN_TOKEN',
     default: '(generated at start)',
-    description: 'Bootstrap admin bearer token; when unset a fresh one is generated and printed at start.',
+    description:
+      'Bootstrap admin bearer token; when unset a fresh one is generated and printed at start. Or PTYWS_ADMIN_TOKEN_FILE: a file holding it (recommended).',
     rule: secretToken(),
     defaultValue: () => undefined,
     secret: true,
+    fromFile: true,
   },
   pingIntervalMs: {
     name: 'PTYWS_PING_INTERVAL_MS',
@@ -375,6 +388,22 @@ const SPECS: SpecTable = {
     rule: envNameList(),
     defaultValue: () => [],
   },
+  sessionEnvAllow: {
+    name: 'PTYWS_SESSION_ENV_ALLOW',
+    default: '(unset: any name not protected)',
+    description:
+      "Allowlist mode: comma-separated variables a session's `env` may set (protected ones still need PTYWS_ALLOW_ENV_OVERRIDE); any other name is refused.",
+    rule: envNameList(),
+    defaultValue: () => undefined,
+  },
+  sessionUser: {
+    name: 'PTYWS_SESSION_USER',
+    default: "(unset: the service's own user)",
+    description:
+      "The unprivileged user (name or `uid[:gid]`) sessions' programs and tasks run as; needs an agent running as root or with CAP_SETUID/CAP_SETGID. Unset: a `pty:control` token acts as the service's own user (SECURITY.md).",
+    rule: sessionUser(),
+    defaultValue: () => undefined,
+  },
   connRatePerPrincipal: {
     name: 'PTYWS_CONN_RATE_PER_PRINCIPAL',
     default: '30',
@@ -563,6 +592,7 @@ export interface FieldSpec {
   default: string;
   description: string;
   secret: boolean;
+  fromFile: boolean;
   rule: Rule<unknown>;
   defaultValue?: (env: NodeJS.ProcessEnv) => unknown;
 }
@@ -575,11 +605,15 @@ export const FIELD_SPECS: readonly FieldSpec[] = (Object.keys(SPECS) as (keyof C
     default: spec.default,
     description: spec.description,
     secret: spec.secret === true,
+    fromFile: spec.fromFile === true,
     // Each rule is paired with its own field in SPECS; erasing the type here is what lets one loop load them all.
     rule: spec.rule as Rule<unknown>,
     ...(spec.defaultValue ? { defaultValue: spec.defaultValue } : {}),
   };
 });
+
+/** The variables that hold secrets: a service drops them from its environment once read (dropSecretVariables). */
+export const SECRET_VARIABLES: readonly string[] = FIELD_SPECS.filter((s) => s.secret || s.fromFile).map((s) => s.name);
 
 export const CONFIG_VARIABLES: readonly Readonly<ConfigVariable>[] = Object.freeze(
   FIELD_SPECS.map(({ name, field, default: def, description }) =>

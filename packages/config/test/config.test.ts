@@ -437,6 +437,8 @@ describe('CONFIG_VARIABLES and the README table', () => {
         transcriptDir: '/var/lib/ptyws/transcripts',
         tlsCa: '/etc/ptyws/clients-ca.pem',
         auditLog: 'stderr',
+        sessionEnvAllow: ['LANG'],
+        sessionUser: 'nobody',
       },
     );
     expect([...fields].sort()).toEqual(Object.keys(config).sort());

@@ -1,5 +1,5 @@
 import { newId, SCOPES, type SessionHostCapabilities } from '@pty-ws/protocol';
-import { loadConfig, launchWarnings } from '@pty-ws/config';
+import { dropSecretVariables, loadConfig, launchWarnings } from '@pty-ws/config';
 import { PgAuditLog } from '@pty-ws/adapters-postgres';
 import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { AgentDirectory, NatsSessionControl, startEdgeHeartbeat } from '@pty-ws/control-nats';
@@ -27,6 +27,7 @@ const NATIVE_ONLY: SessionHostCapabilities = {
 /** `npm run edge`: a stateless edge in cluster mode (NATS + Postgres). */
 async function main(): Promise<RunningService> {
   const config = loadConfig();
+  dropSecretVariables(); // read: nothing started from here inherits them
   // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
   const tracing = startTracing({ serviceName: EDGE_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-edge' });

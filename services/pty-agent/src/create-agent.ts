@@ -12,6 +12,9 @@ import type {
   TranscriptArchive,
 } from '@pty-ws/ports';
 import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry';
+import { refuseDumps } from './hosts/no-dump';
+import { closeFdsBinary } from './hosts/session-command';
+import { configuredSessionIdentity, identityEnv } from './hosts/session-identity';
 import { SessionHosts } from './hosts/session-hosts';
 import { SpawnerPtyHost } from './hosts/spawner-pty-host';
 import { SessionCaps } from './session/session-caps';
@@ -20,6 +23,7 @@ import { ShellTaskExecutor } from './tasks/task-executor';
 import { TaskService } from './tasks/task-service';
 import { tracedControl } from './session/traced-control';
 import { primeMirror } from './mirror/terminal-mirror';
+import { sharedShellIntegration } from './shell/live-shell-setup';
 
 export interface AgentStores {
   registry: SessionRegistry;
@@ -65,9 +69,23 @@ export function createSessionManager(
   /** Where the agent's spans go; default the process's global provider. */
   tracer: Tracer = globalTracer('@pty-ws/pty-agent'),
 ): CreatedAgent {
+  // Sessions' programs may not read this process's memory or environment (its spawner does the same).
+  if (!refuseDumps())
+    logger.warn({}, 'no-dump library not built (no C compiler at build time): the agent stays dumpable');
+  if (!closeFdsBinary())
+    logger.warn(
+      {},
+      "close-fds not built (no C compiler at build time): sessions' programs inherit the agent's descriptors",
+    );
+  const identity = configuredSessionIdentity(config.sessionUser, (fields, msg) => logger.warn(fields, msg));
   // native, plus tmux/screen when installed, on sockets private to this agent id.
   const streamRelay = config.streamRelay === 'on';
-  const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId, streamRelay });
+  const hosts = new SessionHosts({
+    stateDir: config.stateDir,
+    agentId: config.agentId,
+    streamRelay,
+    ...(identity ? { identity } : {}),
+  });
   if (streamRelay && hosts.native instanceof SpawnerPtyHost && !hosts.native.relayBinary) {
     logger.warn(
       {},
@@ -100,7 +118,8 @@ export function createSessionManager(
     liveShell: {
       timeoutMs: config.taskTimeoutS * 1000,
       outputLimit: config.taskOutputBytes,
-      integrationDir: hosts.paths.shellDir,
+      // A session user cannot read the state dir: its shells get a copy it can read but not change.
+      integrationDir: identity ? sharedShellIntegration() : hosts.paths.shellDir,
     },
     sessionCaps: new SessionCaps({
       maxPerAgent: config.maxSessionsPerAgent,
@@ -111,7 +130,7 @@ export function createSessionManager(
     }),
     tasks: new TaskService({
       store: stores.taskStore,
-      executor: new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes),
+      executor: new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes, identity),
       logger,
       ...(push ? { onUpdate: (update) => push.taskUpdated(update) } : {}),
       tracer,
@@ -124,6 +143,8 @@ export function createSessionManager(
       defaultCols: config.defaultCols,
       defaultRows: config.defaultRows,
       allowEnvOverride: config.allowEnvOverride,
+      ...(config.sessionEnvAllow ? { envAllow: config.sessionEnvAllow } : {}),
+      ...(identity ? { login: identityEnv(identity) } : {}),
     },
     runtime: {
       caps: {

@@ -1,4 +1,10 @@
-import { AGENT_METRICS_SPARE_PORTS, loadConfig, launchWarnings, variableIsSet } from '@pty-ws/config';
+import {
+  AGENT_METRICS_SPARE_PORTS,
+  dropSecretVariables,
+  loadConfig,
+  launchWarnings,
+  variableIsSet,
+} from '@pty-ws/config';
 import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { serveSessionControl, startAgentPresence } from '@pty-ws/control-nats';
 import {
@@ -16,6 +22,7 @@ import { closeOrphanedSessions } from './session/orphans';
 /** `npm run agent`: owns the PTYs of this host in cluster mode; edges reach it over NATS. */
 async function main(): Promise<RunningService> {
   const config = loadConfig();
+  dropSecretVariables(); // read: nothing started from here inherits them
   // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
   const tracing = startTracing({ serviceName: AGENT_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-agent' });

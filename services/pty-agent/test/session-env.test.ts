@@ -19,8 +19,10 @@ describe('buildSessionEnv', () => {
 
   it('refuses GLIBC_TUNABLES from a client unless the operator allows it', () => {
     expect(() => buildSessionEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' })).toThrow(/may not be set/);
-    expect(buildSessionEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' }, ['GLIBC_TUNABLES'])['GLIBC_TUNABLES']).toBe(
-      'glibc.malloc.hugetlb=1',
-    );
+    expect(
+      buildSessionEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' }, { allowEnvOverride: ['GLIBC_TUNABLES'] })[
+        'GLIBC_TUNABLES'
+      ],
+    ).toBe('glibc.malloc.hugetlb=1');
   });
 });

@@ -69,6 +69,42 @@ describe('session env policy', () => {
     expect(buildSessionSpec(req({ PATH: '/opt/bin:/usr/bin' }), defaults, full).env['PATH']).toBe('/opt/bin:/usr/bin');
   });
 
+  it('refuses what makes a later program run a command: prompts with $(…), git/less/python hooks', () => {
+    for (const name of ['GIT_SSH_COMMAND', 'LESSOPEN', 'PYTHONWARNINGS', 'GIT_CONFIG_KEY_0', 'EDITOR', 'PAGER']) {
+      expect(reasonOf(() => buildSessionSpec(req({ [name]: 'x' }), defaults, full))).toMatch(/may not be set/);
+    }
+    for (const ps1 of ['$(touch /tmp/x)', '`id`', '${x:=$(id)}', '$[1]', '\\044(id)']) {
+      expect(reasonOf(() => buildSessionSpec(req({ PS1: ps1 }), defaults, full))).toMatch(/shell would run it/);
+      expect(reasonOf(() => buildSessionSpec(req({ PROMPT: ps1 }), defaults, full))).toMatch(/shell would run it/);
+    }
+    for (const ps1 of ['$ ', '\\u@\\h:\\w\\$ ', '%n@%m %~ %# ', '$HOME> ']) {
+      expect(buildSessionSpec(req({ PS1: ps1 }), defaults, full).env['PS1']).toBe(ps1);
+    }
+  });
+
+  it('PTYWS_SESSION_ENV_ALLOW: only the listed names, protected ones still need PTYWS_ALLOW_ENV_OVERRIDE', () => {
+    const allowOnly = { ...defaults, envAllow: ['PS1', 'LANG', 'LD_PRELOAD'] };
+    expect(buildSessionSpec(req({ PS1: '$ ', LANG: 'C.UTF-8' }), allowOnly, full).env['LANG']).toBe('C.UTF-8');
+    expect(reasonOf(() => buildSessionSpec(req({ FOO: '1' }), allowOnly, full))).toMatch(
+      /not in this service's allowed/,
+    );
+    expect(reasonOf(() => buildSessionSpec(req({ PATH: '/bin' }), allowOnly, full))).toMatch(/not in this service's/);
+    expect(reasonOf(() => buildSessionSpec(req({ LD_PRELOAD: '/x.so' }), allowOnly, full))).toMatch(/may not be set/);
+  });
+
+  it('a session user: its HOME, USER and LOGNAME; its home as the default cwd, or / when it has none', () => {
+    const login = { HOME: '/nonexistent', USER: 'nobody', LOGNAME: 'nobody' };
+    const spec = buildSessionSpec({ instanceId: 'i', argv: ['/bin/sh'] }, { ...defaults, login }, full);
+    expect(spec.env).toMatchObject(login);
+    expect(spec.cwd).toBe('/');
+    const withHome = buildSessionSpec(
+      { instanceId: 'i', argv: ['/bin/sh'] },
+      { ...defaults, login: { ...login, HOME: '/tmp' } },
+      full,
+    );
+    expect(withHome.cwd).toBe('/tmp');
+  });
+
   it('records the task executor, default process', () => {
     expect(buildSessionSpec(req({}), defaults, full).taskExecutor).toBe('process');
     expect(buildSessionSpec({ ...req({}), taskExecutor: 'live_shell' }, defaults, full).taskExecutor).toBe(

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, variableIsSet, type Config } from '@pty-ws/config';
+import { dropSecretVariables, loadConfig, variableIsSet, type Config } from '@pty-ws/config';
 import {
   FilePushOutbox,
   FileTranscriptArchive,
@@ -40,6 +40,7 @@ export interface StartOptions {
 /** Single-node mode: edge and agent in one process over the embedded (in-memory) adapters. */
 export async function startNode(overrides: Partial<Config> = {}, opts: StartOptions = {}): Promise<RunningNode> {
   const config = loadConfig(opts.env ?? process.env, overrides);
+  if (!opts.env) dropSecretVariables(); // read: nothing started from here inherits them
   const logger = opts.logger ?? silentLogger;
   const metrics = opts.metrics ?? new Metrics();
   // Frames evicted from the in-memory log outlive it here (compressed chunks per session).

@@ -26,10 +26,15 @@ export const KNOWN_ENV = [
   'OTEL_EXPORTER_OTLP_PROTOCOL',
   'OTEL_TRACES_EXPORTER',
   'PTYWS_GRACE_PERIOD_S',
+  'PTYWS_SESSION_USER',
+  'PTYWS_STATE_DIR',
+  'PTYWS_ADMIN_TOKEN_FILE',
+  'PTYWS_DATABASE_URL_FILE',
+  'PTYWS_NATS_URL_FILE',
 ] as const;
 
 /** Variables that carry secrets: never a literal in a manifest, always from a Secret / the shell. */
-export const SECRET_ENV = ['PTYWS_ADMIN_TOKEN', 'PTYWS_DATABASE_URL'] as const;
+export const SECRET_ENV = ['PTYWS_ADMIN_TOKEN', 'PTYWS_DATABASE_URL', 'PTYWS_NATS_URL'] as const;
 
 export const DEFAULTS = {
   edgePort: 8080,

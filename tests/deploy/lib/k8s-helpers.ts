@@ -77,8 +77,10 @@ export function secretData(secret: Obj): Record<string, string> {
 
 export interface EnvValue {
   value?: string;
-  source: 'literal' | 'configMap' | 'secret' | 'fieldRef' | 'resourceFieldRef';
+  source: 'literal' | 'configMap' | 'secret' | 'secretFile' | 'fieldRef' | 'resourceFieldRef';
   ref?: string;
+  /** secretFile: the mounted file's mode (the volume's defaultMode). */
+  mode?: number;
 }
 
 /** The environment a container gets, with where each variable comes from. Throws on dangling refs. */
@@ -125,6 +127,34 @@ export function containerEnv(objects: Obj[], namespace: string, c: Obj): Map<str
     } else {
       env.set(e.name, { value: e.value ?? '', source: 'literal' });
     }
+  }
+  return env;
+}
+
+/**
+ * The variables a container reads from files (`PTYWS_X_FILE=<path>` → PTYWS_X), each resolved
+ * through the read-only mount that holds the path to its Secret's key. Throws when the path is
+ * in no Secret mount, the mount is writable or the Secret lacks the key.
+ */
+export function secretFileEnv(objects: Obj[], namespace: string, podSpec: Obj, c: Obj): Map<string, EnvValue> {
+  const env = new Map<string, EnvValue>();
+  for (const [name, v] of containerEnv(objects, namespace, c)) {
+    if (!name.endsWith('_FILE') || !v.value) continue;
+    const dir = v.value.slice(0, v.value.lastIndexOf('/'));
+    const key = v.value.slice(v.value.lastIndexOf('/') + 1);
+    const mount = ((c.volumeMounts ?? []) as Obj[]).find((m) => m.mountPath === dir);
+    const volume = ((podSpec.volumes ?? []) as Obj[]).find((x) => x.name === mount?.name);
+    if (!mount || !volume?.secret) throw new Error(`${name}: ${v.value} is in no Secret mount`);
+    if (mount.readOnly !== true) throw new Error(`${name}: the mount of ${dir} is writable`);
+    const secret = find(objects, 'Secret', volume.secret.secretName, namespace);
+    const value = secret ? secretData(secret)[key] : undefined;
+    if (value === undefined) throw new Error(`${name}: Secret ${volume.secret.secretName} has no key ${key}`);
+    env.set(name.slice(0, -'_FILE'.length), {
+      value,
+      source: 'secretFile',
+      ref: `${volume.secret.secretName}/${key}`,
+      mode: volume.secret.defaultMode ?? 0o644,
+    });
   }
   return env;
 }

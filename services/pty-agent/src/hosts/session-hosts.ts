@@ -2,6 +2,7 @@ import type { ManagedPtyHost, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/p
 import type { SessionHostCapabilities } from '@pty-ws/protocol';
 import { agentPaths, type AgentPaths } from '../agent-paths';
 import { NodePtyHost } from './node-pty-host';
+import type { SessionIdentity } from './session-identity';
 import { SpawnerPtyHost } from './spawner-pty-host';
 import { createScreenHost } from './screen-host';
 import { MULTIPLEXERS, sessionHostCapabilities, type ManagedBackend } from './session-host-capabilities';
@@ -15,6 +16,8 @@ export interface SessionHostsOptions {
   multiplexers?: Partial<Record<ManagedBackend, string>>;
   /** PTYWS_STREAM_RELAY: read streaming sessions through the stream relay (default true). */
   streamRelay?: boolean;
+  /** PTYWS_SESSION_USER, resolved: who sessions' programs run as; undefined: the agent's own user. */
+  identity?: SessionIdentity;
 }
 
 /**
@@ -33,9 +36,15 @@ export class SessionHosts implements PtyHost {
   readonly paths: AgentPaths;
 
   constructor(opts: SessionHostsOptions) {
-    this.native = SpawnerPtyHost.find(opts.streamRelay ?? true) ?? new NodePtyHost();
+    const spawner = SpawnerPtyHost.find(opts.streamRelay ?? true, opts.identity);
+    // node-pty would start programs with the agent's supplementary groups: no session user without the spawner.
+    if (!spawner && opts.identity)
+      throw new Error('PTYWS_SESSION_USER needs the pty spawner (setsid and stty on PATH, `npm run build`)');
+    this.native = spawner ?? new NodePtyHost();
     this.paths = agentPaths(opts.stateDir, opts.agentId);
-    const programs = opts.multiplexers ?? MULTIPLEXERS;
+    // The multiplexers' servers would run as the session user on sockets in the agent's private
+    // state dir, which that user must not read: with a session user only native sessions are hosted.
+    const programs = opts.identity ? {} : (opts.multiplexers ?? MULTIPLEXERS);
     const managed: ManagedPtyHost[] = [];
     if (programs.tmux) managed.push(createTmuxHost(programs.tmux, this.paths, this.native));
     if (programs.screen) managed.push(createScreenHost(programs.screen, this.paths, this.native));

@@ -1,5 +1,7 @@
-import { closeSync } from 'node:fs';
+import { closeSync, fchownSync } from 'node:fs';
 import type { PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
+import { sessionCommand } from './session-command';
+import type { SessionIdentity } from './session-identity';
 import { nativePty, type NativePty } from './spawner/native-pty';
 import { PtySpawner } from './spawner/pty-spawner';
 import { SpawnedPtyProcess } from './spawner/spawned-pty';
@@ -15,24 +17,29 @@ export class SpawnerPtyHost implements PtyHost {
     private readonly native: NativePty,
     /** The stream relay's binary: undefined when it is off or not built. */
     readonly relayBinary?: string,
+    /** Who the programs run as (PTYWS_SESSION_USER); undefined: the agent's own user. */
+    private readonly identity?: SessionIdentity,
   ) {}
 
   /**
    * This host when the spawner can run here (its script is built, setsid and stty exist), else
    * undefined. `streamRelay`: read streaming sessions through the stream relay when it is built.
    */
-  static find(streamRelay = true): SpawnerPtyHost | undefined {
+  static find(streamRelay = true, identity?: SessionIdentity): SpawnerPtyHost | undefined {
     const spawner = PtySpawner.find();
     const native = nativePty();
     const relay = streamRelay ? streamRelayBinary() : undefined;
-    return spawner && native ? new SpawnerPtyHost(spawner, native, relay) : undefined;
+    return spawner && native ? new SpawnerPtyHost(spawner, native, relay, identity) : undefined;
   }
 
   async spawn(_sessionId: string, spec: SessionSpec): Promise<PtyProcess> {
-    const [file, ...args] = spec.argv;
-    if (!file) throw new Error('argv is empty');
+    const [argv0, ...argv] = spec.argv;
+    if (!argv0) throw new Error('argv is empty');
+    const { file, args } = sessionCommand(this.identity, argv0, argv);
     const pair = this.native.open(spec.size.cols, spec.size.rows);
     try {
+      // The session user owns its terminal, as after a login (its group stays the tty group).
+      if (this.identity) fchownSync(pair.slave, this.identity.uid, -1);
       const program = await this.spawner.spawn({
         tty: pair.pty,
         file,

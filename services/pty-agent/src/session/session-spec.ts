@@ -20,6 +20,10 @@ export interface SpecDefaults {
   defaultRows: number;
   /** Protected env names clients may set anyway (PTYWS_ALLOW_ENV_OVERRIDE). */
   allowEnvOverride?: readonly string[];
+  /** Allowlist mode (PTYWS_SESSION_ENV_ALLOW): the only names a client may set. */
+  envAllow?: readonly string[];
+  /** The session user's HOME, USER, LOGNAME (PTYWS_SESSION_USER), in place of the service's own. */
+  login?: Readonly<Record<string, string>>;
 }
 
 /** Validates a creation request against the host's capabilities and builds the process spec. */
@@ -49,16 +53,12 @@ export function buildSessionSpec(
     argv = [defaults.shell, '-l'];
   }
 
-  const cwd = req.cwd && req.cwd.length > 0 ? req.cwd : (process.env['HOME'] ?? os.homedir());
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new BindingError('INVALID_REQUEST', `cwd '${cwd}' is not an existing directory`);
+  const home = defaults.login?.['HOME'] ?? process.env['HOME'] ?? os.homedir();
+  // A session user's home may not exist (nobody's is /nonexistent): its sessions then start in /.
+  const cwd = req.cwd && req.cwd.length > 0 ? req.cwd : defaults.login && !isDirectory(home) ? '/' : home;
+  if (!isDirectory(cwd)) throw new BindingError('INVALID_REQUEST', `cwd '${cwd}' is not an existing directory`);
 
-  const env = buildSessionEnv(req.env, defaults.allowEnvOverride);
+  const env = buildSessionEnv(req.env, defaults);
 
   const size = req.size ?? { cols: defaults.defaultCols, rows: defaults.defaultRows };
   if (
@@ -75,4 +75,12 @@ export function buildSessionSpec(
     );
   }
   return { argv, cwd, env, size, backend, sessionClass, taskExecutor };
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { PtyProcess, SessionSpec } from '@pty-ws/ports';
 import { LiveShellExecutor, type LiveShellOptions } from '../tasks/live-shell-executor';
 import { withShellIntegration, writeShellIntegration } from './shell-integration';
@@ -34,4 +37,25 @@ export function liveShellExecutor(
   // Same decision as launchSpec made when the session started (also after an agent restart).
   const kind = withShellIntegration(spec, config.integrationDir).kind;
   return new LiveShellExecutor(proc, kind, fallback, { ...config, multiplexed: spec.backend !== 'native' });
+}
+
+/**
+ * For sessions that run as another user (PTYWS_SESSION_USER), who cannot read the agent's state
+ * dir: the integration files are written once, now, into a fresh directory of their own that
+ * every user may read and none but the agent may change (directories 0755, files 0644, owned
+ * by the agent). Returns the directory.
+ */
+export function sharedShellIntegration(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pty-ws-shell-'));
+  writeShellIntegration(dir);
+  const open = (d: string): void => {
+    chmodSync(d, 0o755);
+    for (const entry of readdirSync(d, { withFileTypes: true }))
+      if (entry.isDirectory()) open(path.join(d, entry.name));
+  };
+  open(dir);
+  written.add(dir);
+  // A fresh one per agent process: gone with it.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

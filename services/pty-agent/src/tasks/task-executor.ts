@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { sessionCommand } from '../hosts/session-command';
+import type { SessionIdentity } from '../hosts/session-identity';
 
 export interface CommandResult {
   exitCode: number | null;
@@ -29,6 +31,8 @@ export class ShellTaskExecutor implements TaskExecutor {
   constructor(
     private readonly timeoutMs: number,
     private readonly outputLimit: number,
+    /** Who the commands run as (PTYWS_SESSION_USER), as the session's programs do. */
+    private readonly identity?: SessionIdentity,
   ) {}
 
   run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand {
@@ -45,7 +49,8 @@ export class ShellTaskExecutor implements TaskExecutor {
         resolve({ exitCode, signal, output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut, canceled });
       };
       try {
-        child = spawn('/bin/sh', ['-c', command], {
+        const { file, args } = sessionCommand(this.identity, '/bin/sh', ['-c', command]);
+        child = spawn(file, args, {
           cwd: opts.cwd,
           env: opts.env,
           detached: true,

@@ -14,9 +14,12 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
+import { refuseDumps } from '../no-dump';
 import { NODE_PTY_TERMIOS, type SpawnRequest, type SpawnerEvent } from './messages';
 
 const [setsid, stty] = process.argv.slice(2) as [string, string];
+// As the agent: the programs it starts may not trace it (they become dumpable again at exec).
+refuseDumps();
 
 function send(event: SpawnerEvent): void {
   process.send?.(event);
