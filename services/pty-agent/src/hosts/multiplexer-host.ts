@@ -1,5 +1,6 @@
-import type { ManagedPtyHost, PtyExit, PtyHost, SessionSpec } from '@pty-ws/ports';
+import type { HistoryBackfill, LoggedScreen, ManagedPtyHost, PtyExit, PtyHost, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
+import { planBackfill, type CapturedHistory } from './history-backfill';
 import { ManagedProcess, type SessionEnder } from './managed-process';
 import { NodePtyHost } from './node-pty-host';
 import type { ManagedBackend } from './session-host-capabilities';
@@ -26,6 +27,11 @@ export interface Multiplexer extends SessionEnder {
   list(): Promise<string[]>;
   /** Lets a program that waits for the agent's client start (tmux); idempotent. */
   release?(name: string): Promise<void>;
+  /**
+   * The history and screen captured as the last attachCommand's client attached (once: it is
+   * dropped after); absent for a multiplexer that cannot capture them.
+   */
+  history?(name: string): Promise<CapturedHistory | undefined>;
 }
 
 /** Multiplexer session names are pty-ws session ids; both programs choke on `.`, `:` and spaces. */
@@ -69,14 +75,27 @@ export class MultiplexerHost implements ManagedPtyHost {
     return proc;
   }
 
-  async reattach(sessionId: string, spec: SessionSpec): Promise<{ proc: ManagedProcess; size: TerminalSize }> {
+  async reattach(
+    sessionId: string,
+    spec: SessionSpec,
+    logged?: LoggedScreen,
+  ): Promise<{ proc: ManagedProcess; size: TerminalSize; backfill: HistoryBackfill }> {
     this.prepare();
     // The size the previous agent last gave it, so attaching does not resize the program.
     const size = this.mux.files.readSize(sessionId) ?? spec.size;
     const proc = await this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
     await this.started(proc);
     await this.release(proc); // the previous agent may have died before releasing it
-    return { proc, size };
+    return { proc, size, backfill: await this.backfill(proc, logged) };
+  }
+
+  /** Puts what the multiplexer printed after the log's last screen before the client's output. */
+  private async backfill(proc: ManagedProcess, logged: LoggedScreen | undefined): Promise<HistoryBackfill> {
+    const captured = await this.mux.history?.(proc.name);
+    if (!captured) return { outcome: 'unsupported', lines: 0 };
+    const { bytes, ...plan } = planBackfill(logged, captured);
+    if (bytes) proc.prepend(bytes);
+    return plan;
   }
 
   list(): Promise<string[]> {

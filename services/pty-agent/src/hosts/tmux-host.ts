@@ -1,16 +1,27 @@
 import { existsSync } from 'node:fs';
 import type { PtyHost, SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from '../agent-paths';
+import type { CapturedHistory } from './history-backfill';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
 import { MultiplexerHost } from './multiplexer-host';
 import { runCommand, shellQuote } from './run-command';
 import { StatusFiles } from './status-files';
+
+/** The pane option attachCommand records the history's size in. */
+const HISTORY_OPTION = '@ptyws-history';
+
+function historyBuffer(name: string): string {
+  return `ptyws-history-${name}`;
+}
 
 /** tmux's own terminal description when installed (ncurses-term), else the older screen one. */
 function innerTerm(): string {
   const dirs = ['/usr/share/terminfo/t', '/lib/terminfo/t', '/etc/terminfo/t'];
   return dirs.some((d) => existsSync(`${d}/tmux-256color`)) ? 'tmux-256color' : 'screen-256color';
 }
+
+/** Rows of output a pane keeps above its screen: how far back a re-attaching agent can recover. */
+export const TMUX_HISTORY_LINES = 10_000;
 
 /**
  * The private server's configuration. The multiplexer must be invisible: the client's screen is
@@ -32,6 +43,8 @@ export function tmuxConfig(runDir: string): string {
     'unbind-key -a -T prefix',
     'set -g set-titles off',
     'set -g escape-time 0',
+    // What a restarted agent appends of the output it missed (see captureOnAttach).
+    `set -g history-limit ${TMUX_HISTORY_LINES}`,
     `set -g default-terminal ${innerTerm()}`,
     // For the pane-died hook's run-shell; programs are started without a shell (see createCommand).
     'set -g default-shell /bin/sh',
@@ -189,8 +202,40 @@ class Tmux implements Multiplexer {
     };
   }
 
+  /**
+   * The pane's history and screen are captured (to a paste buffer, with the history's size then)
+   * by the same command list that attaches: tmux runs a client's commands and then redraws its
+   * clients in one pass of its loop, so the capture ends exactly where the new client's first
+   * screen begins (see history()).
+   */
   attachCommand(name: string): ClientCommand {
-    return { argv: [this.program, ...this.base(), 'attach-session', '-t', `=${name}`], env: this.clientEnv() };
+    const pane = `=${name}:`;
+    return {
+      argv: [
+        this.program,
+        ...this.base(),
+        ...['capture-pane', '-e', '-S', '-', '-E', '-', '-b', historyBuffer(name), '-t', pane, ';'],
+        ...['set-option', '-p', '-F', '-t', pane, HISTORY_OPTION, '#{history_size} #{history_limit} #{alternate_on}'],
+        ...[';', 'attach-session', '-t', `=${name}`],
+      ],
+      env: this.clientEnv(),
+    };
+  }
+
+  /** What attachCommand captured (once), undefined if it is not there. */
+  async history(name: string): Promise<CapturedHistory | undefined> {
+    const buffer = historyBuffer(name);
+    // Separate commands: tmux 3.3a fails show-buffer after another command in one list.
+    const sizes = await this.tmux(['show-options', '-p', '-v', '-t', `=${name}:`, HISTORY_OPTION]);
+    const out = await this.tmux(['show-buffer', '-b', buffer]);
+    await this.tmux(['delete-buffer', '-b', buffer]);
+    if (sizes.code !== 0 || out.code !== 0) return undefined;
+    const [size, limit, alternate] = sizes.stdout.trim().split(' ').map(Number);
+    const lines = out.stdout.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    if (size === undefined || limit === undefined || !Number.isInteger(size) || size > lines.length) return undefined;
+    // tmux drops a tenth of the history once it is full, so a full history holds 90-100 % of it.
+    return { lines, screenTop: size, limit, full: size >= limit * 0.9, alternate: alternate === 1 };
   }
 
   private async tmux(args: string[]): Promise<{ code: number | null; stdout: string }> {
