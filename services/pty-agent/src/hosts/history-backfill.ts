@@ -45,7 +45,8 @@ export function planBackfill(logged: LoggedScreen | undefined, captured: Capture
   let last = rows.length - 1;
   while (last >= 0 && rows[last] === '') last -= 1;
   if (last < 0 && captured.screenTop === 0) return { outcome: 'nothing-missed', lines: 0 };
-  const matches = last < 0 ? [] : blockEnds(plain, rows.slice(0, last + 1));
+  // Output only moves rows up: the log's top row is at or above the current screen's top.
+  const matches = last < 0 ? [] : blockEnds(plain, rows.slice(0, last + 1), captured.screenTop + last);
   const end = matches[0];
   if (end === undefined) {
     if (!captured.full) return notice(logged, 'unplaced', unplacedText(), []);
@@ -54,27 +55,28 @@ export function planBackfill(logged: LoggedScreen | undefined, captured: Capture
   // The cursor's row as the log has it may be the start of what the multiplexer holds now.
   const partial = plain[end] !== rows[last];
   const from = partial ? end : end + 1;
-  if (from >= captured.screenTop) return { outcome: 'nothing-missed', lines: 0 };
+  const outcome = matches.length > 1 ? 'ambiguous' : 'appended';
+  if (from >= captured.screenTop) return { outcome: outcome === 'ambiguous' ? outcome : 'nothing-missed', lines: 0 };
   const missed = captured.lines.slice(from, captured.screenTop);
   let text = `${RESET}\x1b[${last + 1};1H`;
   missed.forEach((line, i) => {
     text += (i === 0 && partial ? '\r\x1b[2K' : NEW_ROW) + line + SGR_OFF;
   });
   return {
-    outcome: matches.length > 1 ? 'ambiguous' : 'appended',
+    outcome,
     lines: missed.length - (partial ? 1 : 0),
     bytes: Buffer.from(text, 'utf8'),
   };
 }
 
 /**
- * Indices in `hay` where `block` ends, latest first (at most two: enough to tell it is not
- * unique), the block's last row matching as a prefix.
+ * Indices in `hay` where `block` ends, at most `maxEnd`, latest first (at most two: enough to
+ * tell it is not unique), the block's last row matching as a prefix.
  */
-function blockEnds(hay: readonly string[], block: readonly string[]): number[] {
+function blockEnds(hay: readonly string[], block: readonly string[], maxEnd: number): number[] {
   const found: number[] = [];
   const last = block.length - 1;
-  for (let end = hay.length - 1; end >= last && found.length < 2; end--) {
+  for (let end = Math.min(hay.length - 1, maxEnd); end >= last && found.length < 2; end--) {
     if (!(hay[end] ?? '').startsWith(block[last] ?? '')) continue;
     let i = 1;
     while (i <= last && hay[end - i] === block[last - i]) i += 1;

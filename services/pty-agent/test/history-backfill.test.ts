@@ -1,0 +1,97 @@
+/**
+ * Where the log of a managed session stopped in the multiplexer's history, and what a
+ * re-attaching agent appends after it (history-backfill.ts), on synthetic screens and histories.
+ */
+import type { LoggedScreen } from '@pty-ws/ports';
+import { planBackfill, type CapturedHistory } from '../src/hosts/history-backfill';
+import { visibleText } from '../src/hosts/visible-text';
+
+const ROWS = 24;
+const numbered = (from: number, to: number): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `L${from + i}E`);
+
+/** The screen a log ends on: `lines` from the top, the cursor on the row after them (or `cursorY`). */
+function logged(lines: string[], cursorY = lines.length): LoggedScreen {
+  return { cols: 80, rows: ROWS, lines, cursorY };
+}
+
+/** A history of `lines` whose last ROWS rows are the screen. */
+function captured(lines: string[], more: Partial<CapturedHistory> = {}): CapturedHistory {
+  return { lines, screenTop: Math.max(0, lines.length - ROWS), limit: 10_000, full: false, alternate: false, ...more };
+}
+
+/** The rows the appended bytes print, in order. */
+function printed(bytes: Uint8Array | undefined): string[] {
+  return visibleText(Buffer.from(bytes ?? []).toString('utf8'))
+    .split(/\r\n|\r/)
+    .filter((l) => l !== '');
+}
+
+describe('planBackfill', () => {
+  it('appends the rows after the log’s last screen, up to the screen the new client repaints', () => {
+    // The log ends on L40..L62 with the cursor below; tmux has printed up to L100 since.
+    const plan = planBackfill(logged(numbered(40, 62)), captured([...numbered(1, 100), '']));
+    expect(plan.outcome).toBe('appended');
+    // The client repaints L78..L100 and the cursor's row: L63..L77 were missed.
+    expect(printed(plan.bytes)).toEqual(numbered(63, 77));
+    expect(plan.lines).toBe(15);
+  });
+
+  it('prints again, whole, a row the log had only begun', () => {
+    const plan = planBackfill(logged([...numbered(40, 62), 'L6'], 23), captured([...numbered(1, 100), '']));
+    expect(printed(plan.bytes)).toEqual(['L63E', ...numbered(64, 77)]);
+    expect(plan.lines).toBe(14);
+  });
+
+  it('appends nothing when the log’s last screen is still on the multiplexer’s screen', () => {
+    const plan = planBackfill(logged(numbered(10, 30)), captured([...numbered(1, 30), '', '', '']));
+    expect(plan).toEqual({ outcome: 'nothing-missed', lines: 0 });
+  });
+
+  it('does not take a later row that only looks like the log’s last one (a new prompt)', () => {
+    // The log ends on a prompt at the top; a command ran since and left a prompt further down.
+    const plan = planBackfill(logged(['$ ']), captured(['$ ls', 'a', 'b', '$ ']));
+    expect(plan).toEqual({ outcome: 'nothing-missed', lines: 0 });
+  });
+
+  it('takes everything in the history when the log has no screen yet', () => {
+    const plan = planBackfill(undefined, captured([...numbered(1, 50), '']));
+    expect(printed(plan.bytes)).toEqual(numbered(1, 27));
+  });
+
+  it('says where output is missing when more was printed than the history holds', () => {
+    // The log's last screen fell off the top of a full history (L1000..L1100 remain).
+    const plan = planBackfill(logged(numbered(40, 62)), captured(numbered(1000, 1100), { full: true }));
+    expect(plan.outcome).toBe('truncated');
+    const rows = printed(plan.bytes);
+    expect(rows[0]).toMatch(/output is missing here: more than the multiplexer's history \(10000 lines\)/);
+    expect(rows.slice(1)).toEqual(numbered(1000, 1076));
+  });
+
+  it('says so, and appends nothing, when the log’s last screen is not in a history that lost nothing', () => {
+    const plan = planBackfill(logged(['something else']), captured(numbered(1, 100)));
+    expect(plan.outcome).toBe('unplaced');
+    expect(plan.lines).toBe(0);
+    expect(printed(plan.bytes)).toEqual([expect.stringMatching(/could not be matched/)]);
+  });
+
+  it('reports repeated output it cannot place exactly, taking the latest occurrence', () => {
+    const ys = Array.from({ length: 200 }, () => 'y');
+    const plan = planBackfill(logged(ys.slice(0, 23)), captured(ys));
+    expect(plan.outcome).toBe('ambiguous');
+    expect(plan.lines).toBe(0);
+  });
+
+  it('leaves a program on its alternate screen to the repaint (no history there)', () => {
+    expect(planBackfill(logged(['vi']), captured(numbered(1, 100), { alternate: true }))).toEqual({
+      outcome: 'full-screen',
+      lines: 0,
+    });
+  });
+
+  it('compares text without the colours the history carries', () => {
+    const colored = numbered(1, 100).map((l) => `\x1b[32m${l}\x1b[39m`);
+    const plan = planBackfill(logged(numbered(40, 62)), captured([...colored, '']));
+    expect(printed(plan.bytes)).toEqual(numbered(63, 77));
+  });
+});
