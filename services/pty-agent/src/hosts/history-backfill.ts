@@ -5,18 +5,18 @@
  * The anchor is the log's own last screen. The log holds what the previous agent's client drew,
  * and that client drew the multiplexer's screen, so the log's last screen is, row for row, a block
  * of the multiplexer's history + screen (the cursor's row possibly cut short: it may have grown
- * since). Where that block ends is where the log stopped; what follows, up to the screen the new
- * client repaints, is what it missed. A whole screen as the anchor is unique for any output that
+ * since). Where that block ends is where the log stopped; what follows, up to the first screen
+ * the new client drew, is what it missed. A whole screen as the anchor is unique for any output that
  * is not periodic; a block that occurs more than once (repeated lines) is reported as ambiguous.
  */
 import type { HistoryBackfill, LoggedScreen } from '@pty-ws/ports';
 import { visibleText } from './visible-text';
 
-/** The multiplexer's history and screen at the moment the new client attached. */
+/** The multiplexer's history and screen, captured once the new client has drawn its first rows. */
 export interface CapturedHistory {
   /** Every row, oldest history row first, the screen's rows last (with SGR escapes, if any). */
   lines: string[];
-  /** Index of the screen's first row in `lines`: the new client repaints from there. */
+  /** Index of the screen's first row in `lines`. */
   screenTop: number;
   /** Rows the history holds at most. */
   limit: number;
@@ -36,11 +36,19 @@ const NEW_ROW = '\r\n\x1b[2K';
 const NOTICE_ON = '\x1b[7m';
 const SGR_OFF = '\x1b[0m';
 
-/** `logged` undefined: the log has no Output yet, so everything in the history is missing from it. */
-export function planBackfill(logged: LoggedScreen | undefined, captured: CapturedHistory): BackfillPlan {
+/**
+ * `logged` undefined: the log has no Output yet, so everything in the history is missing from it.
+ * `drawn`: the first non-blank rows the new client drew (visible-text.ts firstRows): its first
+ * screen begins there, and everything from there on is in its output.
+ */
+export function planBackfill(
+  logged: LoggedScreen | undefined,
+  captured: CapturedHistory,
+  drawn: readonly string[],
+): BackfillPlan {
   if (captured.alternate) return { outcome: 'full-screen', lines: 0 };
-  if (!logged) return fromTop(captured.lines.slice(0, captured.screenTop));
   const plain = captured.lines.map((l) => visibleText(l).trimEnd());
+  if (!logged) return fromTop(captured.lines.slice(0, clientTop(plain, 0, captured.screenTop, drawn)));
   const rows = logged.lines.slice(0, logged.cursorY + 1).map((l) => l.trimEnd());
   let last = rows.length - 1;
   while (last >= 0 && rows[last] === '') last -= 1;
@@ -50,14 +58,16 @@ export function planBackfill(logged: LoggedScreen | undefined, captured: Capture
   const end = matches[0];
   if (end === undefined) {
     if (!captured.full) return notice(logged, 'unplaced', unplacedText(), []);
-    return notice(logged, 'truncated', truncatedText(captured.limit), captured.lines.slice(0, captured.screenTop));
+    const top = clientTop(plain, 0, captured.screenTop, drawn);
+    return notice(logged, 'truncated', truncatedText(captured.limit), captured.lines.slice(0, top));
   }
   // The cursor's row as the log has it may be the start of what the multiplexer holds now.
   const partial = plain[end] !== rows[last];
   const from = partial ? end : end + 1;
   const outcome = matches.length > 1 ? 'ambiguous' : 'appended';
-  if (from >= captured.screenTop) return { outcome: outcome === 'ambiguous' ? outcome : 'nothing-missed', lines: 0 };
-  const missed = captured.lines.slice(from, captured.screenTop);
+  const top = clientTop(plain, from, captured.screenTop, drawn);
+  if (from >= top) return { outcome: outcome === 'ambiguous' ? outcome : 'nothing-missed', lines: 0 };
+  const missed = captured.lines.slice(from, top);
   let text = `${RESET}\x1b[${last + 1};1H`;
   missed.forEach((line, i) => {
     text += (i === 0 && partial ? '\r\x1b[2K' : NEW_ROW) + line + SGR_OFF;
@@ -67,6 +77,31 @@ export function planBackfill(logged: LoggedScreen | undefined, captured: Capture
     lines: missed.length - (partial ? 1 : 0),
     bytes: Buffer.from(text, 'utf8'),
   };
+}
+
+/**
+ * Where the new client's first screen begins: the first row from `from` on where its first drawn
+ * rows follow one another (blank rows between them skipped, blank rows just above belonging to
+ * it). Not found (nothing drawn yet, a screen that changed at once): the captured screen's top.
+ */
+function clientTop(plain: readonly string[], from: number, screenTop: number, drawn: readonly string[]): number {
+  if (drawn.length === 0) return Math.max(from, screenTop);
+  for (let q = from; q < plain.length; q++) {
+    if (plain[q] !== drawn[0] || !followedBy(plain, q, drawn)) continue;
+    while (q > from && plain[q - 1] === '') q -= 1;
+    return q;
+  }
+  return Math.max(from, screenTop);
+}
+
+function followedBy(plain: readonly string[], at: number, drawn: readonly string[]): boolean {
+  let q = at;
+  for (const row of drawn) {
+    while (q < plain.length && plain[q] === '') q += 1;
+    if (plain[q] !== row) return false;
+    q += 1;
+  }
+  return true;
 }
 
 /**

@@ -87,20 +87,17 @@ export async function recoverManagedSessions(deps: RecoveryDeps): Promise<Recove
  */
 function reportBackfill(deps: RecoveryDeps, sessionId: string, backfill: HistoryBackfill): void {
   const fields = { session_id: sessionId, outcome: backfill.outcome, lines: backfill.lines };
-  if (backfill.outcome === 'truncated') {
-    deps.logger.warn(
-      fields,
-      "output printed while no agent was attached exceeded the multiplexer's history: some is lost",
-    );
-  } else if (backfill.outcome === 'unplaced' || backfill.outcome === 'ambiguous') {
-    deps.logger.warn(
-      fields,
-      "output printed while no agent was attached could not be placed exactly after the log's end",
-    );
-  } else {
-    deps.logger.info(fields, 'output printed while no agent was attached appended');
-  }
+  const problem = BACKFILL_PROBLEMS[backfill.outcome];
+  if (problem) deps.logger.warn(fields, problem);
+  else deps.logger.info(fields, 'output printed while no agent was attached: appended what the log missed');
 }
+
+const BACKFILL_PROBLEMS: Partial<Record<HistoryBackfill['outcome'], string>> = {
+  truncated: "output printed while no agent was attached exceeded the multiplexer's history: some of it is lost",
+  unplaced: "output printed while no agent was attached could not be placed after the log's end: it may be lost",
+  ambiguous: "output printed while no agent was attached repeats the log's last screen: lines may be missing",
+  unsupported: 'output printed while no agent was attached is not recovered for this multiplexer beyond its screen',
+};
 
 /** Appends `Closed` after the log's last entry and marks the record closed. */
 async function closeRecord(deps: RecoveryDeps, record: SessionRecord, exit: PtyExit | undefined): Promise<void> {

@@ -3,6 +3,7 @@ import type { TerminalSize } from '@pty-ws/protocol';
 import { planBackfill, type CapturedHistory } from './history-backfill';
 import { ManagedProcess, type SessionEnder } from './managed-process';
 import { NodePtyHost } from './node-pty-host';
+import { firstRows } from './visible-text';
 import type { ManagedBackend } from './session-host-capabilities';
 import type { StatusFiles } from './status-files';
 
@@ -27,10 +28,7 @@ export interface Multiplexer extends SessionEnder {
   list(): Promise<string[]>;
   /** Lets a program that waits for the agent's client start (tmux); idempotent. */
   release?(name: string): Promise<void>;
-  /**
-   * The history and screen captured as the last attachCommand's client attached (once: it is
-   * dropped after); absent for a multiplexer that cannot capture them.
-   */
+  /** The session's history and screen now; absent for a multiplexer that cannot capture them. */
   history?(name: string): Promise<CapturedHistory | undefined>;
 }
 
@@ -39,6 +37,28 @@ const SESSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const START_TIMEOUT_MS = 5000;
 const START_POLL_MS = 15;
 const CSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+/** Rows of the client's first screen that locate it in the multiplexer's history. */
+const DRAWN_ROWS = 4;
+/** A screen with fewer rows counts as drawn once the client has been quiet this long. */
+const DRAWN_QUIET_MS = 100;
+const DRAWN_MAX_MS = 2000;
+const DRAWN_POLL_MS = 15;
+
+/** The first non-blank rows the client drew since it attached (its output is still held). */
+async function firstDrawnRows(proc: ManagedProcess): Promise<string[]> {
+  const started = Date.now();
+  let text = '';
+  let changedAt = started;
+  for (;;) {
+    const now = proc.earlyText();
+    if (now !== text) [text, changedAt] = [now, Date.now()];
+    const rows = firstRows(text, DRAWN_ROWS);
+    const quiet = text !== '' && Date.now() - changedAt >= DRAWN_QUIET_MS;
+    if (rows.length === DRAWN_ROWS || quiet || proc.exited || Date.now() - started >= DRAWN_MAX_MS) return rows;
+    await new Promise((r) => setTimeout(r, DRAWN_POLL_MS));
+  }
+}
 
 /**
  * A managed backend: the program runs in a multiplexer session named after the pty-ws session,
@@ -89,11 +109,18 @@ export class MultiplexerHost implements ManagedPtyHost {
     return { proc, size, backfill: await this.backfill(proc, logged) };
   }
 
-  /** Puts what the multiplexer printed after the log's last screen before the client's output. */
+  /**
+   * Puts what the multiplexer printed after the log's last screen before the client's output. The
+   * history is captured once the client has drawn its first rows, which mark where its own output
+   * begins (capturing first would miss what scrolls by before the client's first repaint: tmux
+   * defers it while the new client's terminal set-up is being written, ~450 rows of a flood).
+   */
   private async backfill(proc: ManagedProcess, logged: LoggedScreen | undefined): Promise<HistoryBackfill> {
-    const captured = await this.mux.history?.(proc.name);
+    if (!this.mux.history) return { outcome: 'unsupported', lines: 0 };
+    const drawn = await firstDrawnRows(proc);
+    const captured = await this.mux.history(proc.name);
     if (!captured) return { outcome: 'unsupported', lines: 0 };
-    const { bytes, ...plan } = planBackfill(logged, captured);
+    const { bytes, ...plan } = planBackfill(logged, captured, drawn);
     if (bytes) proc.prepend(bytes);
     return plan;
   }

@@ -7,13 +7,6 @@ import { MultiplexerHost } from './multiplexer-host';
 import { runCommand, shellQuote } from './run-command';
 import { StatusFiles } from './status-files';
 
-/** The pane option attachCommand records the history's size in. */
-const HISTORY_OPTION = '@ptyws-history';
-
-function historyBuffer(name: string): string {
-  return `ptyws-history-${name}`;
-}
-
 /** tmux's own terminal description when installed (ncurses-term), else the older screen one. */
 function innerTerm(): string {
   const dirs = ['/usr/share/terminfo/t', '/lib/terminfo/t', '/etc/terminfo/t'];
@@ -43,7 +36,7 @@ export function tmuxConfig(runDir: string): string {
     'unbind-key -a -T prefix',
     'set -g set-titles off',
     'set -g escape-time 0',
-    // What a restarted agent appends of the output it missed (see captureOnAttach).
+    // How far back a restarted agent can append what it missed (history-backfill.ts).
     `set -g history-limit ${TMUX_HISTORY_LINES}`,
     `set -g default-terminal ${innerTerm()}`,
     // For the pane-died hook's run-shell; programs are started without a shell (see createCommand).
@@ -202,36 +195,20 @@ class Tmux implements Multiplexer {
     };
   }
 
-  /**
-   * The pane's history and screen are captured (to a paste buffer, with the history's size then)
-   * by the same command list that attaches: tmux runs a client's commands and then redraws its
-   * clients in one pass of its loop, so the capture ends exactly where the new client's first
-   * screen begins (see history()).
-   */
   attachCommand(name: string): ClientCommand {
-    const pane = `=${name}:`;
-    return {
-      argv: [
-        this.program,
-        ...this.base(),
-        ...['capture-pane', '-e', '-S', '-', '-E', '-', '-b', historyBuffer(name), '-t', pane, ';'],
-        ...['set-option', '-p', '-F', '-t', pane, HISTORY_OPTION, '#{history_size} #{history_limit} #{alternate_on}'],
-        ...[';', 'attach-session', '-t', `=${name}`],
-      ],
-      env: this.clientEnv(),
-    };
+    return { argv: [this.program, ...this.base(), 'attach-session', '-t', `=${name}`], env: this.clientEnv() };
   }
 
-  /** What attachCommand captured (once), undefined if it is not there. */
+  /** The pane's history and screen now, with the history's size (one command list: consistent). */
   async history(name: string): Promise<CapturedHistory | undefined> {
-    const buffer = historyBuffer(name);
-    // Separate commands: tmux 3.3a fails show-buffer after another command in one list.
-    const sizes = await this.tmux(['show-options', '-p', '-v', '-t', `=${name}:`, HISTORY_OPTION]);
-    const out = await this.tmux(['show-buffer', '-b', buffer]);
-    await this.tmux(['delete-buffer', '-b', buffer]);
-    if (sizes.code !== 0 || out.code !== 0) return undefined;
-    const [size, limit, alternate] = sizes.stdout.trim().split(' ').map(Number);
+    const pane = `=${name}:`;
+    const out = await this.tmux([
+      ...['display-message', '-p', '-t', pane, '#{history_size} #{history_limit} #{alternate_on}', ';'],
+      ...['capture-pane', '-p', '-e', '-S', '-', '-E', '-', '-t', pane],
+    ]);
+    if (out.code !== 0) return undefined;
     const lines = out.stdout.split('\n');
+    const [size, limit, alternate] = (lines.shift() ?? '').split(' ').map(Number);
     if (lines[lines.length - 1] === '') lines.pop();
     if (size === undefined || limit === undefined || !Number.isInteger(size) || size > lines.length) return undefined;
     // tmux drops a tenth of the history once it is full, so a full history holds 90-100 % of it.
