@@ -16,7 +16,7 @@ import {
 import { silentLogger, startEdge, type RunningEdge } from '@pty-ws/edge';
 import type { EventEntry, SessionControl } from '@pty-ws/ports';
 import { SessionHosts, SessionManager, ShellTaskExecutor, TaskService, type ManagedBackend } from '@pty-ws/pty-agent';
-import { TMUX_HISTORY_LINES, visibleText } from '@pty-ws/pty-agent/internal';
+import { SCREEN_HISTORY_LINES, TMUX_HISTORY_LINES, visibleText } from '@pty-ws/pty-agent/internal';
 import { TestClient, isLogFrame, joinSession, seqOf, type Received } from '@pty-ws/testkit';
 import { multiplexerScreen as viewScreen, snapshotLines, until } from './multiplexer-view';
 import { INSTALLED, multiplexerSessions, privateAgent, screenSockets } from './support';
@@ -243,19 +243,18 @@ managed('%s: an agent restart re-attaches and continues the same log', (backend)
   });
 });
 
-const tmuxOnly = INSTALLED.includes('tmux') ? describe : describe.skip;
-
-tmuxOnly('tmux: more output while no agent was attached than its history holds', () => {
+managed('%s: more output while no agent was attached than its history holds', (backend) => {
   it('the log says where output is missing, then has the newest of it', async () => {
-    const id = await shellSession('tmux');
+    const id = await shellSession(backend);
     await until('the first prompt in the log', async () => ((await lastLogSeq(id)) > 0 ? true : undefined));
     expect(await current.detachAll()).toEqual([id]);
     await current.shutdown();
-    const total = TMUX_HISTORY_LINES + 5000;
-    typeDirectly('tmux', id, `seq -f 'T%gE' 1 ${total}`);
+    const historyLines = backend === 'tmux' ? TMUX_HISTORY_LINES : SCREEN_HISTORY_LINES;
+    const total = historyLines + 5000;
+    typeDirectly(backend, id, `seq -f 'T%gE' 1 ${total}`);
     await until(
       'the last line',
-      async () => ((await multiplexerScreen('tmux', id)).includes(`T${total}E`) ? true : undefined),
+      async () => ((await multiplexerScreen(backend, id)).includes(`T${total}E`) ? true : undefined),
       30_000,
     );
 
@@ -272,7 +271,7 @@ tmuxOnly('tmux: more output while no agent was attached than its history holds',
     const after = [...new Set([...text.slice(notice).matchAll(/T(\d+)E/g)].map((m) => Number(m[1])))];
     const first = after[0] ?? 0;
     expect(first).toBeGreaterThan(1);
-    expect(total - first).toBeGreaterThan(TMUX_HISTORY_LINES * 0.8);
+    expect(total - first).toBeGreaterThan(historyLines * 0.8);
     expect(after).toEqual(Array.from({ length: total - first + 1 }, (_, i) => first + i));
     await current.killSession(id);
   });

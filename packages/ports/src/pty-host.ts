@@ -59,7 +59,7 @@ export interface LoggedScreen {
  * `ambiguous` (the log's last screen occurs more than once in the history, repeated output: the
  * latest occurrence was taken, so lines may be missing); `unplaced` (the log's last screen is not
  * in the history: nothing appended, a notice says so); `full-screen` (the program is on its
- * alternate screen, which has no history); `unsupported` (the multiplexer keeps no usable history).
+ * alternate screen, which has no history); `unsupported` (the history could not be read).
  */
 export interface HistoryBackfill {
   outcome: 'appended' | 'nothing-missed' | 'truncated' | 'ambiguous' | 'unplaced' | 'full-screen' | 'unsupported';

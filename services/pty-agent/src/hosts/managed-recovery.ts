@@ -96,7 +96,7 @@ const BACKFILL_PROBLEMS: Partial<Record<HistoryBackfill['outcome'], string>> = {
   truncated: "output printed while no agent was attached exceeded the multiplexer's history: some of it is lost",
   unplaced: "output printed while no agent was attached could not be placed after the log's end: it may be lost",
   ambiguous: "output printed while no agent was attached repeats the log's last screen: lines may be missing",
-  unsupported: 'output printed while no agent was attached is not recovered for this multiplexer beyond its screen',
+  unsupported: "output printed while no agent was attached could not be read from the multiplexer's history",
 };
 
 /** Appends `Closed` after the log's last entry and marks the record closed. */

@@ -28,8 +28,8 @@ export interface Multiplexer extends SessionEnder {
   list(): Promise<string[]>;
   /** Lets a program that waits for the agent's client start (tmux); idempotent. */
   release?(name: string): Promise<void>;
-  /** The session's history and screen now; absent for a multiplexer that cannot capture them. */
-  history?(name: string): Promise<CapturedHistory | undefined>;
+  /** The session's history and screen (`rows` high) now; absent where they cannot be captured. */
+  history?(name: string, rows: number): Promise<CapturedHistory | undefined>;
 }
 
 /** Multiplexer session names are pty-ws session ids; both programs choke on `.`, `:` and spaces. */
@@ -106,7 +106,7 @@ export class MultiplexerHost implements ManagedPtyHost {
     const proc = await this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
     await this.started(proc);
     await this.release(proc); // the previous agent may have died before releasing it
-    return { proc, size, backfill: await this.backfill(proc, logged) };
+    return { proc, size, backfill: await this.backfill(proc, size.rows, logged) };
   }
 
   /**
@@ -115,10 +115,10 @@ export class MultiplexerHost implements ManagedPtyHost {
    * begins (capturing first would miss what scrolls by before the client's first repaint: tmux
    * defers it while the new client's terminal set-up is being written, ~450 rows of a flood).
    */
-  private async backfill(proc: ManagedProcess, logged: LoggedScreen | undefined): Promise<HistoryBackfill> {
+  private async backfill(proc: ManagedProcess, rows: number, logged?: LoggedScreen): Promise<HistoryBackfill> {
     if (!this.mux.history) return { outcome: 'unsupported', lines: 0 };
     const drawn = await firstDrawnRows(proc);
-    const captured = await this.mux.history(proc.name);
+    const captured = await this.mux.history(proc.name, rows);
     if (!captured) return { outcome: 'unsupported', lines: 0 };
     const { bytes, ...plan } = planBackfill(logged, captured, drawn);
     if (bytes) proc.prepend(bytes);
