@@ -295,7 +295,9 @@ managed('%s: lines printed while the agent was down (kill -9)', (backend) => {
       async () => ((await lastOnScreen(backend, id)) > killedAt + OUTAGE_LINES ? true : undefined),
       30_000,
     );
-    await agent.restart();
+    const restarting = Date.now();
+    await agent.restart(); // ready once its managed sessions are re-attached, missed output appended
+    const restartMs = Date.now() - restarting;
 
     const { c: after } = await attach(edgeB, id);
     await joinSession(after, { role: 'observer' }, { replayFrom: 0, timeoutMs: 10_000 });
@@ -313,7 +315,8 @@ managed('%s: lines printed while the agent was down (kill -9)', (backend) => {
     const { lost, repeated } = lostAndRepeated(drawn, LINES);
     process.stdout.write(
       `${backend} reattach history: killed near line ${killedAt}, ${LINES} lines: lost ${lost.length}` +
-        ` (${lost[0] ?? '-'}..${lost[lost.length - 1] ?? '-'}), repeated ${repeated.length}\n`,
+        ` (${lost[0] ?? '-'}..${lost[lost.length - 1] ?? '-'}), repeated ${repeated.length};` +
+        ` agent ready ${restartMs} ms after its restart\n`,
     );
     expect(lost).toEqual([]);
     // In order: each line's first occurrence comes after the one before it.
