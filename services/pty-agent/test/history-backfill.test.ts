@@ -24,6 +24,7 @@ function captured(lines: string[], more: Partial<CapturedHistory> = {}): Capture
 function screenOf(c: CapturedHistory): string[] {
   return c.lines
     .slice(c.screenTop)
+    .map((l) => visibleText(l).trimEnd())
     .filter((l) => l !== '')
     .slice(0, 4);
 }
@@ -54,6 +55,12 @@ describe('planBackfill', () => {
     // The client drew L70.. first; by the capture, tmux had printed up to L100.
     const result = planBackfill(logged(numbered(40, 62)), captured([...numbered(1, 100), '']), numbered(70, 73));
     expect(printed(result.bytes)).toEqual(numbered(63, 69));
+  });
+
+  it('appends nothing, and says so, when the client’s first rows are no longer in the history', () => {
+    const result = planBackfill(logged(numbered(40, 62)), captured([...numbered(1, 100), '']), ['L5000E']);
+    expect(result.outcome).toBe('unplaced');
+    expect(printed(result.bytes)).toEqual([expect.stringMatching(/could not be matched/)]);
   });
 
   it('prints again, whole, a row the log had only begun', () => {
@@ -119,5 +126,9 @@ describe('firstRows', () => {
   it('reads a repaint row by row: colours kept inside a row, cursor moves between rows', () => {
     const repaint = '\x1b[?1049h\x1b[H\x1b[2J\x1b[1;1HL5E\x1b[K\x1b[3;1H\x1b[32mL6\x1b[39mE two\r\nL7E\x1b[4;1HL8E';
     expect(firstRows(repaint, 3)).toEqual(['L5E', 'L6E two', 'L7E']);
+  });
+
+  it('keeps a row whole where the client skips blanks with a cursor move or erases them', () => {
+    expect(firstRows('\x1b[Htotal 8\x1b[K\r\ndrwx\x1b[5Xa\x1b[3Cb\x1b[K\r\n', 2)).toEqual(['total 8', 'drwxa   b']);
   });
 });

@@ -48,7 +48,13 @@ export function planBackfill(
 ): BackfillPlan {
   if (captured.alternate) return { outcome: 'full-screen', lines: 0 };
   const plain = captured.lines.map((l) => visibleText(l).trimEnd());
-  if (!logged) return fromTop(captured.lines.slice(0, clientTop(plain, 0, captured.screenTop, drawn)));
+  if (!logged) {
+    const top = clientTop(plain, 0, captured.screenTop, drawn);
+    const screenRows = captured.lines.length - captured.screenTop;
+    return top === undefined
+      ? notice(screenRows, 'unplaced', unplacedText(), [])
+      : fromTop(captured.lines.slice(0, top));
+  }
   const rows = logged.lines.slice(0, logged.cursorY + 1).map((l) => l.trimEnd());
   let last = rows.length - 1;
   while (last >= 0 && rows[last] === '') last -= 1;
@@ -57,15 +63,16 @@ export function planBackfill(
   const matches = last < 0 ? [] : blockEnds(plain, rows.slice(0, last + 1), captured.screenTop + last);
   const end = matches[0];
   if (end === undefined) {
-    if (!captured.full) return notice(logged, 'unplaced', unplacedText(), []);
-    const top = clientTop(plain, 0, captured.screenTop, drawn);
-    return notice(logged, 'truncated', truncatedText(captured.limit), captured.lines.slice(0, top));
+    const top = captured.full ? clientTop(plain, 0, captured.screenTop, drawn) : undefined;
+    if (top === undefined) return notice(logged.rows, 'unplaced', unplacedText(), []);
+    return notice(logged.rows, 'truncated', truncatedText(captured.limit), captured.lines.slice(0, top));
   }
   // The cursor's row as the log has it may be the start of what the multiplexer holds now.
   const partial = plain[end] !== rows[last];
   const from = partial ? end : end + 1;
   const outcome = matches.length > 1 ? 'ambiguous' : 'appended';
   const top = clientTop(plain, from, captured.screenTop, drawn);
+  if (top === undefined) return notice(logged.rows, 'unplaced', unplacedText(), []);
   if (from >= top) return { outcome: outcome === 'ambiguous' ? outcome : 'nothing-missed', lines: 0 };
   const missed = captured.lines.slice(from, top);
   let text = `${RESET}\x1b[${last + 1};1H`;
@@ -80,18 +87,20 @@ export function planBackfill(
 }
 
 /**
- * Where the new client's first screen begins: the first row from `from` on where its first drawn
- * rows follow one another (blank rows between them skipped, blank rows just above belonging to
- * it). Not found (nothing drawn yet, a screen that changed at once): the captured screen's top.
+ * Where the new client's first screen begins: the first row from a screen above `from` on where
+ * its first drawn rows follow one another (blank rows between them skipped, blank rows just above
+ * belonging to it). Nothing drawn (a blank screen): the captured screen's top. Undefined when the
+ * drawn rows are not in the capture (more scrolled by before it than the history holds).
  */
-function clientTop(plain: readonly string[], from: number, screenTop: number, drawn: readonly string[]): number {
+function clientTop(plain: readonly string[], from: number, screenTop: number, drawn: readonly string[]) {
   if (drawn.length === 0) return Math.max(from, screenTop);
-  for (let q = from; q < plain.length; q++) {
+  const screenRows = plain.length - screenTop;
+  for (let q = Math.max(0, from - screenRows); q < plain.length; q++) {
     if (plain[q] !== drawn[0] || !followedBy(plain, q, drawn)) continue;
     while (q > from && plain[q - 1] === '') q -= 1;
     return q;
   }
-  return Math.max(from, screenTop);
+  return undefined;
 }
 
 function followedBy(plain: readonly string[], at: number, drawn: readonly string[]): boolean {
@@ -126,14 +135,14 @@ function fromTop(lines: readonly string[]): BackfillPlan {
   return { outcome: 'appended', lines: lines.length, bytes: Buffer.from(text, 'utf8') };
 }
 
-/** A visible notice below the log's last screen, then `lines`. */
+/** A visible notice below the log's last screen (`rows` high), then `lines`. */
 function notice(
-  logged: LoggedScreen,
+  rows: number,
   outcome: 'unplaced' | 'truncated',
   message: string,
   lines: readonly string[],
 ): BackfillPlan {
-  let text = `${RESET}\x1b[${logged.rows};1H${NEW_ROW}${NOTICE_ON}${message}${SGR_OFF}`;
+  let text = `${RESET}\x1b[${rows};1H${NEW_ROW}${NOTICE_ON}${message}${SGR_OFF}`;
   for (const line of lines) text += NEW_ROW + line + SGR_OFF;
   return { outcome, lines: lines.length, bytes: Buffer.from(text, 'utf8') };
 }
