@@ -73,14 +73,15 @@ export interface ManagedPtyHost extends PtyHost {
   /** Session ids that have a live multiplexer session on this agent's private socket. */
   list(): Promise<string[]>;
   /**
-   * Attaches a fresh client to the existing multiplexer session of `sessionId`. Given the screen
-   * its log ends on, the process's output starts with what the multiplexer printed after that
-   * screen while no client was attached (from its history), before the client's own output.
+   * Attaches a fresh client to the existing multiplexer session of `sessionId`. With `log`, the
+   * process's output starts with what the multiplexer printed after the screen the session's log
+   * ends on (`logged`; undefined: the log has no output yet) while no client was attached, from
+   * its history, before the client's own output.
    */
   reattach(
     sessionId: string,
     spec: SessionSpec,
-    logged?: LoggedScreen,
+    log?: { logged: LoggedScreen | undefined },
   ): Promise<{ proc: ManagedPtyProcess; size: TerminalSize; backfill?: HistoryBackfill }>;
   /** The program's exit if it ended while no client was attached (a status file left behind). */
   exitOf(sessionId: string): Promise<PtyExit | undefined>;

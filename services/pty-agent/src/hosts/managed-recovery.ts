@@ -59,8 +59,7 @@ export async function recoverManagedSessions(deps: RecoveryDeps): Promise<Recove
         continue;
       }
       try {
-        const logged = await loggedScreen(deps.log, id, record.spec.size);
-        const { proc, size, backfill } = await host.reattach(id, record.spec, logged);
+        const { proc, size, backfill } = await host.reattach(id, record.spec, await loggedEnd(deps, record));
         if (backfill) reportBackfill(deps, id, backfill);
         const runtime = await deps.attach({ ...record, pid: proc.pid, spec: { ...record.spec, size } }, proc);
         await deps.registry.update(id, { pid: proc.pid });
@@ -79,6 +78,20 @@ export async function recoverManagedSessions(deps: RecoveryDeps): Promise<Recove
     deps.logger.warn({ sessions: report.orphans }, 'multiplexer sessions without a record');
   deps.logger.info(report, 'managed sessions recovered');
   return report;
+}
+
+/** The screen the session's log ends on; undefined (no backfill) if the log cannot be read. */
+async function loggedEnd(deps: RecoveryDeps, record: SessionRecord) {
+  try {
+    return { logged: await loggedScreen(deps.log, record.sessionId, record.spec.size) };
+  } catch (err) {
+    const fields = { session_id: record.sessionId, err: (err as Error).message };
+    deps.logger.warn(
+      fields,
+      'could not read the end of the log: output printed while no agent was attached is not appended',
+    );
+    return undefined;
+  }
 }
 
 /**

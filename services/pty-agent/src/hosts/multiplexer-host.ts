@@ -98,15 +98,16 @@ export class MultiplexerHost implements ManagedPtyHost {
   async reattach(
     sessionId: string,
     spec: SessionSpec,
-    logged?: LoggedScreen,
-  ): Promise<{ proc: ManagedProcess; size: TerminalSize; backfill: HistoryBackfill }> {
+    log?: { logged: LoggedScreen | undefined },
+  ): Promise<{ proc: ManagedProcess; size: TerminalSize; backfill?: HistoryBackfill }> {
     this.prepare();
     // The size the previous agent last gave it, so attaching does not resize the program.
     const size = this.mux.files.readSize(sessionId) ?? spec.size;
     const proc = await this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
     await this.started(proc);
     await this.release(proc); // the previous agent may have died before releasing it
-    return { proc, size, backfill: await this.backfill(proc, size.rows, logged) };
+    if (!log) return { proc, size };
+    return { proc, size, backfill: await this.backfill(proc, size.rows, log.logged) };
   }
 
   /**
