@@ -3,12 +3,15 @@
  * screen session survives `kill -9` of its agent; the agent restarted with the same id and state
  * directory re-attaches it, and a client reconnecting with replay_from on the other edge sees one
  * gapless, duplicate-free log, the same shell (same pid, its variables intact) and, after the
- * keyframe, exactly the screen the multiplexer itself shows. Edges advertise in binding_hello
+ * keyframe, exactly the screen the multiplexer itself shows; what the program printed while the
+ * agent was down is in the log too (from the multiplexer's history). Edges advertise in binding_hello
  * what the live agent hosts (agents announce their capabilities over NATS).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { BindingHelloPayload } from '@pty-ws/protocol';
 import { agentPaths, sessionHostCapabilities, type AgentPaths, type ManagedBackend } from '@pty-ws/pty-agent';
+import { visibleText } from '@pty-ws/pty-agent/internal';
 import {
   TestClient,
   captureScreen,
@@ -230,5 +233,101 @@ managed('%s session across a graceful agent stop (SIGTERM) and start (cluster)',
     expect(gaps(logSequences(after.frames))).toEqual([]);
     after.terminate();
     await api(edgeA, 'DELETE', `/api/v1/sessions/${id}`);
+  });
+});
+
+/** Numbered lines a session prints across an agent's kill -9, and how many while it is down. */
+const LINES = 6000;
+const OUTAGE_LINES = 2000;
+
+/** Prints L1E..L<n>E, ten lines every 10 ms once `go` exists, then ALLDONE, then waits. */
+function printer(go: string, n: number): string {
+  const js =
+    `let i=0;const t=setInterval(()=>{for(let k=0;k<10&&i<${n};k++){i++;process.stdout.write('L'+i+'E\\n')}` +
+    `if(i>=${n}){clearInterval(t);process.stdout.write('ALLDONE\\n')}},10)`;
+  return `while [ ! -e ${go} ]; do sleep 0.02; done; ${process.execPath} -e "${js}"; exec sleep 3600`;
+}
+
+/** The highest line number on the multiplexer's screen. */
+async function lastOnScreen(backend: ManagedBackend, id: string): Promise<number> {
+  const lines = await multiplexerScreen(backend, paths, id, stateDir);
+  return Math.max(0, ...lines.map((l) => Number(/^L(\d+)E$/.exec(l)?.[1] ?? 0)));
+}
+
+/** The line numbers in the text of Output bytes (escape sequences removed), in order. */
+function numbersIn(bytes: Buffer): number[] {
+  return [...visibleText(bytes.toString('utf8')).matchAll(/L(\d+)E/g)].map((m) => Number(m[1]));
+}
+
+/** Numbers missing from 1..n, and the ones seen more than once. */
+function lostAndRepeated(seen: number[], n: number): { lost: number[]; repeated: number[] } {
+  const counts = new Map<number, number>();
+  for (const v of seen) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const lost: number[] = [];
+  for (let i = 1; i <= n; i++) if (!counts.has(i)) lost.push(i);
+  return { lost, repeated: [...counts].filter(([, c]) => c > 1).map(([v]) => v) };
+}
+
+/**
+ * What a managed session prints while its agent is down is not lost: the agent is killed (-9) in
+ * the middle of a stream of numbered lines, the multiplexer keeps them in its history, and the
+ * restarted agent appends the ones its log missed before live output resumes. The text of the
+ * log's Output holds every line, in order, and nothing the log already had comes again.
+ */
+managed('%s: lines printed while the agent was down (kill -9)', (backend) => {
+  it('are in the log after the restart, once each and in order', async () => {
+    const [edgeA, edgeB] = cluster.edges as [EdgeHandle, EdgeHandle];
+    const agent = cluster.agents[0]!;
+    const go = path.join(stateDir, `go-${backend}`);
+    const id = await createSession(edgeA, { argv: ['/bin/sh', '-c', printer(go, LINES)], session_backend: backend });
+
+    const { c: before } = await attach(edgeA, id);
+    await joinSession(before, { role: 'observer' }, { timeoutMs: 10_000 });
+    writeFileSync(go, '');
+    await before.collectOutput(/L1000E/, 20_000);
+    await agent.kill('SIGKILL');
+    // What the log holds from the agent that died: the observer gets it all, then nothing more.
+    await before.settle(300);
+    const seenBefore = Math.max(...numbersIn(before.outputSince(0)));
+    const killedAt = await lastOnScreen(backend, id);
+    await until(
+      'the outage lines',
+      async () => ((await lastOnScreen(backend, id)) > killedAt + OUTAGE_LINES ? true : undefined),
+      30_000,
+    );
+    const restarting = Date.now();
+    await agent.restart(); // ready once its managed sessions are re-attached, missed output appended
+    const restartMs = Date.now() - restarting;
+
+    const { c: after } = await attach(edgeB, id);
+    await joinSession(after, { role: 'observer' }, { replayFrom: 0, timeoutMs: 10_000 });
+    await after.collectOutput(/ALLDONE/, 30_000).catch((err: Error) => {
+      throw new Error(`${err.message}\n${logs()}`);
+    });
+    await after.settle(300);
+    const seqs = logSequences(after.frames);
+    expect(seqs[0]).toBe(1);
+    expect(gaps(seqs)).toEqual([]);
+
+    // The text of every Output frame of the log: no keyframe stands in for lines. (The agent's
+    // client draws on the alternate screen, so a terminal keeps no scrollback of it.)
+    const drawn = numbersIn(after.outputSince(0));
+    const { lost, repeated } = lostAndRepeated(drawn, LINES);
+    process.stdout.write(
+      `${backend} reattach history: killed near line ${killedAt}, ${LINES} lines: lost ${lost.length}` +
+        ` (${lost[0] ?? '-'}..${lost[lost.length - 1] ?? '-'}), repeated ${repeated.length};` +
+        ` agent ready ${restartMs} ms after its restart\n`,
+    );
+    expect(lost).toEqual([]);
+    // In order: each line's first occurrence comes after the one before it.
+    expect([...new Set(drawn)]).toEqual(Array.from({ length: LINES }, (_, i) => i + 1));
+    // Nothing already logged comes again; the only repeats are tmux repainting the re-attached
+    // client's first screen (it draws it twice), which the log had not shown yet.
+    expect(repeated.filter((n) => n <= seenBefore)).toEqual([]);
+    expect(repeated.length).toBeLessThan(24);
+
+    before.terminate();
+    after.terminate();
+    expect((await api(edgeA, 'DELETE', `/api/v1/sessions/${id}`)).status).toBeLessThan(300);
   });
 });

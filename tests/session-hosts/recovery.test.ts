@@ -16,6 +16,7 @@ import {
 import { silentLogger, startEdge, type RunningEdge } from '@pty-ws/edge';
 import type { EventEntry, SessionControl } from '@pty-ws/ports';
 import { SessionHosts, SessionManager, ShellTaskExecutor, TaskService, type ManagedBackend } from '@pty-ws/pty-agent';
+import { SCREEN_HISTORY_LINES, TMUX_HISTORY_LINES, visibleText } from '@pty-ws/pty-agent/internal';
 import { TestClient, isLogFrame, joinSession, seqOf, type Received } from '@pty-ws/testkit';
 import { multiplexerScreen as viewScreen, snapshotLines, until } from './multiplexer-view';
 import { INSTALLED, multiplexerSessions, privateAgent, screenSockets } from './support';
@@ -113,6 +114,18 @@ function multiplexerScreen(backend: ManagedBackend, id: string): Promise<string[
   return viewScreen(backend, hosts.paths, id, agent.stateDir);
 }
 
+/** An interactive /bin/sh with a small prompt in a new session of `backend`; its id. */
+async function shellSession(backend: ManagedBackend): Promise<string> {
+  const rec = await current.createSession({
+    instanceId: INSTANCE,
+    argv: ['/bin/sh'],
+    env: { PS1: '$ ', PATH: PATH_ENV },
+    size: { cols: 80, rows: 24 },
+    backend,
+  });
+  return rec.sessionId;
+}
+
 async function lastLogSeq(id: string): Promise<number> {
   return (await log.bounds(id)).lastSeq;
 }
@@ -129,14 +142,7 @@ afterEach(async () => {
 
 managed('%s: an agent restart re-attaches and continues the same log', (backend) => {
   it('no lost or duplicated sequences; the resync Keyframe equals the multiplexer screen', async () => {
-    const rec = await current.createSession({
-      instanceId: INSTANCE,
-      argv: ['/bin/sh'],
-      env: { PS1: '$ ', PATH: PATH_ENV },
-      size: { cols: 80, rows: 24 },
-      backend,
-    });
-    const id = rec.sessionId;
+    const id = await shellSession(backend);
     const before = await connect(id);
     await joinSession(before, { role: 'controller' }, { timeoutMs: 10_000 });
     before.input('echo before_$((1+1))\n');
@@ -203,14 +209,7 @@ managed('%s: an agent restart re-attaches and continues the same log', (backend)
   });
 
   it('a program that ended while no agent was attached closes with its exit code on recovery', async () => {
-    const rec = await current.createSession({
-      instanceId: INSTANCE,
-      argv: ['/bin/sh'],
-      env: { PS1: '$ ', PATH: PATH_ENV },
-      size: { cols: 80, rows: 24 },
-      backend,
-    });
-    const id = rec.sessionId;
+    const id = await shellSession(backend);
     await new Promise((r) => setTimeout(r, 300));
     expect(await current.detachAll()).toEqual([id]);
     await current.shutdown();
@@ -229,14 +228,7 @@ managed('%s: an agent restart re-attaches and continues the same log', (backend)
   });
 
   it('a record whose multiplexer session is gone is closed (reason error) with a Closed frame', async () => {
-    const rec = await current.createSession({
-      instanceId: INSTANCE,
-      argv: ['/bin/sh'],
-      env: { PS1: '$ ', PATH: PATH_ENV },
-      size: { cols: 80, rows: 24 },
-      backend,
-    });
-    const id = rec.sessionId;
+    const id = await shellSession(backend);
     expect(await current.detachAll()).toEqual([id]);
     await current.shutdown();
     await hosts.managed.find((h) => h.backend === backend)?.discard(id);
@@ -248,5 +240,39 @@ managed('%s: an agent restart re-attaches and continues the same log', (backend)
     const last = (await log.read(id, 0)).pop();
     expect(last?.type === 'event' && last.payload).toMatchObject({ kind: 'Closed', reason: 'error' });
     expect((await registry.get(id))?.state).toBe('closed');
+  });
+});
+
+managed('%s: more output while no agent was attached than its history holds', (backend) => {
+  it('the log says where output is missing, then has the newest of it', async () => {
+    const id = await shellSession(backend);
+    await until('the first prompt in the log', async () => ((await lastLogSeq(id)) > 0 ? true : undefined));
+    expect(await current.detachAll()).toEqual([id]);
+    await current.shutdown();
+    const historyLines = backend === 'tmux' ? TMUX_HISTORY_LINES : SCREEN_HISTORY_LINES;
+    const total = historyLines + 5000;
+    typeDirectly(backend, id, `seq -f 'T%gE' 1 ${total}`);
+    await until(
+      'the last line',
+      async () => ((await multiplexerScreen(backend, id)).includes(`T${total}E`) ? true : undefined),
+      30_000,
+    );
+
+    expect((await startAgent().recoverManagedSessions()).reattached).toEqual([id]);
+    const text = await until('the end of the output in the log', async () => {
+      const out = (await log.read(id, 0)).flatMap((e) => (e.type === 'output' ? [Buffer.from(e.data)] : []));
+      const t = visibleText(Buffer.concat(out).toString('utf8'));
+      return t.includes(`T${total}E`) ? t : undefined;
+    });
+    const notice = text.indexOf("output is missing here: more than the multiplexer's history");
+    expect(notice).toBeGreaterThan(-1);
+    // After the notice: the newest lines the history kept, every one of them, in order (tmux
+    // paints the re-attached client's first screen twice: each line counts once).
+    const after = [...new Set([...text.slice(notice).matchAll(/T(\d+)E/g)].map((m) => Number(m[1])))];
+    const first = after[0] ?? 0;
+    expect(first).toBeGreaterThan(1);
+    expect(total - first).toBeGreaterThan(historyLines * 0.8);
+    expect(after).toEqual(Array.from({ length: total - first + 1 }, (_, i) => first + i));
+    await current.killSession(id);
   });
 });

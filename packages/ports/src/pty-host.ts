@@ -43,14 +43,46 @@ export interface ManagedPtyProcess extends PtyProcess {
   settled(): Promise<void>;
 }
 
+/** The text of the screen a session's frame log ends on (its last keyframe and the Output after it). */
+export interface LoggedScreen {
+  cols: number;
+  rows: number;
+  /** Visible rows, trailing blanks removed. */
+  lines: string[];
+  cursorY: number;
+}
+
+/**
+ * What a re-attach recovered of the output printed while no agent was attached: `appended` lines
+ * from the multiplexer's history; `nothing-missed` (the client's repaint shows all of it);
+ * `truncated` (more was printed than the history holds: the rest were appended after a notice);
+ * `ambiguous` (the log's last screen occurs more than once in the history, repeated output: the
+ * latest occurrence was taken, so lines may be missing); `unplaced` (the log's last screen is not
+ * in the history: nothing appended, a notice says so); `full-screen` (the program is on its
+ * alternate screen, which has no history); `unsupported` (the history could not be read).
+ */
+export interface HistoryBackfill {
+  outcome: 'appended' | 'nothing-missed' | 'truncated' | 'ambiguous' | 'unplaced' | 'full-screen' | 'unsupported';
+  lines: number;
+}
+
 /** A multiplexer backend (`tmux`, `screen`): sessions named after the pty-ws session id. */
 export interface ManagedPtyHost extends PtyHost {
   readonly backend: SessionBackend;
   spawn(sessionId: string, spec: SessionSpec): Promise<ManagedPtyProcess>;
   /** Session ids that have a live multiplexer session on this agent's private socket. */
   list(): Promise<string[]>;
-  /** Attaches a fresh client to the existing multiplexer session of `sessionId`. */
-  reattach(sessionId: string, spec: SessionSpec): Promise<{ proc: ManagedPtyProcess; size: TerminalSize }>;
+  /**
+   * Attaches a fresh client to the existing multiplexer session of `sessionId`. With `log`, the
+   * process's output starts with what the multiplexer printed after the screen the session's log
+   * ends on (`logged`; undefined: the log has no output yet) while no client was attached, from
+   * its history, before the client's own output.
+   */
+  reattach(
+    sessionId: string,
+    spec: SessionSpec,
+    log?: { logged: LoggedScreen | undefined },
+  ): Promise<{ proc: ManagedPtyProcess; size: TerminalSize; backfill?: HistoryBackfill }>;
   /** The program's exit if it ended while no client was attached (a status file left behind). */
   exitOf(sessionId: string): Promise<PtyExit | undefined>;
   /** Ends the multiplexer session (if any) and forgets its files. */

@@ -1,2 +1,3 @@
 export { TerminalState, type ScreenSnapshot, type TerminalStateOptions } from './TerminalState';
 export { primeKeyframes } from './prime';
+export { screenText, type ScreenFeed, type ScreenText } from './screenText';

@@ -21,6 +21,12 @@ export class HeldOutput<T> {
     else for (const l of this.listeners) l(chunk);
   }
 
+  /** Puts a chunk before everything held (before the first listener; after it, the same as emit). */
+  prepend(chunk: T): void {
+    if (this.listeners.length === 0) this.held.unshift(chunk);
+    else this.emit(chunk);
+  }
+
   /**
    * What was held goes, on a microtask, to every listener subscribed by then: a session's runtime
    * and its live-shell executor subscribe in the same tick, and both need the first prompt. New

@@ -70,6 +70,14 @@ export class ManagedProcess implements ManagedPtyProcess {
     return Buffer.concat(this.data.pending).toString('utf8');
   }
 
+  /**
+   * Output that belongs before the client's (what the multiplexer printed while no agent was
+   * attached): only before the runtime subscribes.
+   */
+  prepend(data: Uint8Array): void {
+    this.data.prepend(data);
+  }
+
   get exited(): boolean {
     return this.clientGone;
   }

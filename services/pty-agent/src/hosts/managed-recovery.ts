@@ -1,5 +1,6 @@
 import type {
   FrameLog,
+  HistoryBackfill,
   ManagedPtyHost,
   ManagedPtyProcess,
   PtyExit,
@@ -8,6 +9,7 @@ import type {
 } from '@pty-ws/ports';
 import type { ClosedReason } from '@pty-ws/protocol';
 import { Sequencer } from '../session/sequencer';
+import { loggedScreen } from './logged-screen';
 
 export interface RecoveryDeps {
   agentId: string;
@@ -33,8 +35,9 @@ export interface RecoveryReport {
 /**
  * After an agent restart: finds the multiplexer sessions on this agent's private sockets, matches
  * them to the registry's running records of this agent, and re-attaches each one. The runtime
- * continues the same frame log (next sequence), and once the client's repaint is in, a logged
- * Keyframe lets every client resync its screen. Records without a multiplexer session get their
+ * continues the same frame log (next sequence): first what the multiplexer printed while no agent
+ * was attached (from its history, after the log's last screen), then the client's output, and once
+ * the client's repaint is in, a logged Keyframe lets every client resync its screen. Records without a multiplexer session get their
  * `Closed` (with the exit status if the program left one) so clients do not wait forever.
  */
 export async function recoverManagedSessions(deps: RecoveryDeps): Promise<RecoveryReport> {
@@ -56,7 +59,8 @@ export async function recoverManagedSessions(deps: RecoveryDeps): Promise<Recove
         continue;
       }
       try {
-        const { proc, size } = await host.reattach(id, record.spec);
+        const { proc, size, backfill } = await host.reattach(id, record.spec, await loggedEnd(deps, record));
+        if (backfill) reportBackfill(deps, id, backfill);
         const runtime = await deps.attach({ ...record, pid: proc.pid, spec: { ...record.spec, size } }, proc);
         await deps.registry.update(id, { pid: proc.pid });
         await proc.settled();
@@ -75,6 +79,38 @@ export async function recoverManagedSessions(deps: RecoveryDeps): Promise<Recove
   deps.logger.info(report, 'managed sessions recovered');
   return report;
 }
+
+/** The screen the session's log ends on; undefined (no backfill) if the log cannot be read. */
+async function loggedEnd(deps: RecoveryDeps, record: SessionRecord) {
+  try {
+    return { logged: await loggedScreen(deps.log, record.sessionId, record.spec.size) };
+  } catch (err) {
+    const fields = { session_id: record.sessionId, err: (err as Error).message };
+    deps.logger.warn(
+      fields,
+      'could not read the end of the log: output printed while no agent was attached is not appended',
+    );
+    return undefined;
+  }
+}
+
+/**
+ * What the agent could not append of the output printed while it was away is never dropped
+ * silently: the log shows a notice where it is missing (see history-backfill.ts), and this warns.
+ */
+function reportBackfill(deps: RecoveryDeps, sessionId: string, backfill: HistoryBackfill): void {
+  const fields = { session_id: sessionId, outcome: backfill.outcome, lines: backfill.lines };
+  const problem = BACKFILL_PROBLEMS[backfill.outcome];
+  if (problem) deps.logger.warn(fields, problem);
+  else deps.logger.info(fields, 'output printed while no agent was attached: appended what the log missed');
+}
+
+const BACKFILL_PROBLEMS: Partial<Record<HistoryBackfill['outcome'], string>> = {
+  truncated: "output printed while no agent was attached exceeded the multiplexer's history: some of it is lost",
+  unplaced: "output printed while no agent was attached could not be placed after the log's end: it may be lost",
+  ambiguous: "output printed while no agent was attached repeats the log's last screen: lines may be missing",
+  unsupported: "output printed while no agent was attached could not be read from the multiplexer's history",
+};
 
 /** Appends `Closed` after the log's last entry and marks the record closed. */
 async function closeRecord(deps: RecoveryDeps, record: SessionRecord, exit: PtyExit | undefined): Promise<void> {

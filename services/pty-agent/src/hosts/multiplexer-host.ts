@@ -1,7 +1,9 @@
-import type { ManagedPtyHost, PtyExit, PtyHost, SessionSpec } from '@pty-ws/ports';
+import type { HistoryBackfill, LoggedScreen, ManagedPtyHost, PtyExit, PtyHost, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
+import { planBackfill, type CapturedHistory } from './history-backfill';
 import { ManagedProcess, type SessionEnder } from './managed-process';
 import { NodePtyHost } from './node-pty-host';
+import { firstRows } from './visible-text';
 import type { ManagedBackend } from './session-host-capabilities';
 import type { StatusFiles } from './status-files';
 
@@ -26,6 +28,8 @@ export interface Multiplexer extends SessionEnder {
   list(): Promise<string[]>;
   /** Lets a program that waits for the agent's client start (tmux); idempotent. */
   release?(name: string): Promise<void>;
+  /** The session's history and screen (`rows` high) now; absent where they cannot be captured. */
+  history?(name: string, rows: number): Promise<CapturedHistory | undefined>;
 }
 
 /** Multiplexer session names are pty-ws session ids; both programs choke on `.`, `:` and spaces. */
@@ -33,6 +37,28 @@ const SESSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const START_TIMEOUT_MS = 5000;
 const START_POLL_MS = 15;
 const CSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+/** Rows of the client's first screen that locate it in the multiplexer's history. */
+const DRAWN_ROWS = 4;
+/** A screen with fewer rows counts as drawn once the client has been quiet this long. */
+const DRAWN_QUIET_MS = 100;
+const DRAWN_MAX_MS = 2000;
+const DRAWN_POLL_MS = 15;
+
+/** The first non-blank rows the client drew since it attached (its output is still held). */
+async function firstDrawnRows(proc: ManagedProcess): Promise<string[]> {
+  const started = Date.now();
+  let text = '';
+  let changedAt = started;
+  for (;;) {
+    const now = proc.earlyText();
+    if (now !== text) [text, changedAt] = [now, Date.now()];
+    const rows = firstRows(text, DRAWN_ROWS);
+    const quiet = text !== '' && Date.now() - changedAt >= DRAWN_QUIET_MS;
+    if (rows.length === DRAWN_ROWS || quiet || proc.exited || Date.now() - started >= DRAWN_MAX_MS) return rows;
+    await new Promise((r) => setTimeout(r, DRAWN_POLL_MS));
+  }
+}
 
 /**
  * A managed backend: the program runs in a multiplexer session named after the pty-ws session,
@@ -69,14 +95,35 @@ export class MultiplexerHost implements ManagedPtyHost {
     return proc;
   }
 
-  async reattach(sessionId: string, spec: SessionSpec): Promise<{ proc: ManagedProcess; size: TerminalSize }> {
+  async reattach(
+    sessionId: string,
+    spec: SessionSpec,
+    log?: { logged: LoggedScreen | undefined },
+  ): Promise<{ proc: ManagedProcess; size: TerminalSize; backfill?: HistoryBackfill }> {
     this.prepare();
     // The size the previous agent last gave it, so attaching does not resize the program.
     const size = this.mux.files.readSize(sessionId) ?? spec.size;
     const proc = await this.start(sessionId, spec, await this.mux.attachCommand(sessionId), size);
     await this.started(proc);
     await this.release(proc); // the previous agent may have died before releasing it
-    return { proc, size };
+    if (!log) return { proc, size };
+    return { proc, size, backfill: await this.backfill(proc, size.rows, log.logged) };
+  }
+
+  /**
+   * Puts what the multiplexer printed after the log's last screen before the client's output. The
+   * history is captured once the client has drawn its first rows, which mark where its own output
+   * begins (capturing first would miss what scrolls by before the client's first repaint: tmux
+   * defers it while the new client's terminal set-up is being written, ~450 rows of a flood).
+   */
+  private async backfill(proc: ManagedProcess, rows: number, logged?: LoggedScreen): Promise<HistoryBackfill> {
+    if (!this.mux.history) return { outcome: 'unsupported', lines: 0 };
+    const drawn = await firstDrawnRows(proc);
+    const captured = await this.mux.history(proc.name, rows);
+    if (!captured) return { outcome: 'unsupported', lines: 0 };
+    const { bytes, ...plan } = planBackfill(logged, captured, drawn);
+    if (bytes) proc.prepend(bytes);
+    return plan;
   }
 
   list(): Promise<string[]> {

@@ -10,10 +10,14 @@ export interface CommandOutput {
 /** Multiplexer commands answer in milliseconds; one that hangs must not stall the agent. */
 const TIMEOUT_MS = 5000;
 
+/** Output a command may print (a multiplexer's whole history, with its SGR escapes, fits). */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 /** Runs a short control command (tmux, screen) without a shell; never rejects. */
 export function runCommand(file: string, args: string[], env: Record<string, string>): Promise<CommandOutput> {
   return new Promise((resolve) => {
-    execFile(file, args, { env, timeout: TIMEOUT_MS, encoding: 'utf8' }, (err, stdout, stderr) => {
+    const opts = { env, timeout: TIMEOUT_MS, encoding: 'utf8' as const, maxBuffer: MAX_OUTPUT_BYTES };
+    execFile(file, args, opts, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
       resolve({ code, stdout, stderr });
     });

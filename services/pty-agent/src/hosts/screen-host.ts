@@ -2,10 +2,14 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { PtyHost, SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from '../agent-paths';
+import type { CapturedHistory } from './history-backfill';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
 import { MultiplexerHost } from './multiplexer-host';
 import { runCommand } from './run-command';
 import { StatusFiles } from './status-files';
+
+/** Rows of output a window keeps above its screen: how far back a re-attaching agent can recover. */
+export const SCREEN_HISTORY_LINES = 10_000;
 
 /**
  * The private screenrc: no start-up message, status line, bell text or utmp entry, and no
@@ -27,6 +31,8 @@ export const SCREENRC = [
   // A killed client detaches the session instead of ending it (agent restart).
   'autodetach on',
   'altscreen on',
+  // How far back a restarted agent can append what it missed (history-backfill.ts).
+  `defscrollback ${SCREEN_HISTORY_LINES}`,
   'term screen-256color',
   '',
 ].join('\n');
@@ -147,18 +153,31 @@ class Screen implements Multiplexer {
    * Without it, a program that prints and exits at once could be muted before its output was drawn.
    */
   async finalLine(name: string): Promise<string | undefined> {
+    return (await this.hardcopy(name, false))
+      ?.split('\n')
+      .filter((l) => l.trim() !== '')
+      .pop();
+  }
+
+  /** The window's scrollback and screen now (`hardcopy -h`: plain text, every row of the screen). */
+  async history(name: string, rows: number): Promise<CapturedHistory | undefined> {
+    const text = await this.hardcopy(name, true);
+    if (text === undefined) return undefined;
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    const screenTop = Math.max(0, lines.length - rows);
+    return { lines, screenTop, limit: SCREEN_HISTORY_LINES, full: screenTop >= SCREEN_HISTORY_LINES, alternate: false };
+  }
+
+  private async hardcopy(name: string, withHistory: boolean): Promise<string | undefined> {
     const socket = await this.socketOf(name);
     if (!socket) return undefined;
     const file = path.join(this.paths.screenRun, `${name}.hardcopy`);
     rmSync(file, { force: true });
     try {
-      const out = await runCommand(this.program, ['-S', socket, '-p', '0', '-X', 'hardcopy', file], this.clientEnv());
-      if (out.code !== 0) return undefined;
-      const text = await finishedFile(file);
-      return text
-        ?.split('\n')
-        .filter((l) => l.trim() !== '')
-        .pop();
+      const args = ['-S', socket, '-p', '0', '-X', 'hardcopy', ...(withHistory ? ['-h'] : []), file];
+      const out = await runCommand(this.program, args, this.clientEnv());
+      return out.code === 0 ? await finishedFile(file) : undefined;
     } finally {
       rmSync(file, { force: true });
     }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { PtyHost, SessionSpec } from '@pty-ws/ports';
 import { ensurePrivateDir, writeFileAtomic, type AgentPaths } from '../agent-paths';
+import type { CapturedHistory } from './history-backfill';
 import type { ClientCommand, Multiplexer } from './multiplexer-host';
 import { MultiplexerHost } from './multiplexer-host';
 import { runCommand, shellQuote } from './run-command';
@@ -11,6 +12,9 @@ function innerTerm(): string {
   const dirs = ['/usr/share/terminfo/t', '/lib/terminfo/t', '/etc/terminfo/t'];
   return dirs.some((d) => existsSync(`${d}/tmux-256color`)) ? 'tmux-256color' : 'screen-256color';
 }
+
+/** Rows of output a pane keeps above its screen: how far back a re-attaching agent can recover. */
+export const TMUX_HISTORY_LINES = 10_000;
 
 /**
  * The private server's configuration. The multiplexer must be invisible: the client's screen is
@@ -32,6 +36,8 @@ export function tmuxConfig(runDir: string): string {
     'unbind-key -a -T prefix',
     'set -g set-titles off',
     'set -g escape-time 0',
+    // How far back a restarted agent can append what it missed (history-backfill.ts).
+    `set -g history-limit ${TMUX_HISTORY_LINES}`,
     `set -g default-terminal ${innerTerm()}`,
     // For the pane-died hook's run-shell; programs are started without a shell (see createCommand).
     'set -g default-shell /bin/sh',
@@ -191,6 +197,22 @@ class Tmux implements Multiplexer {
 
   attachCommand(name: string): ClientCommand {
     return { argv: [this.program, ...this.base(), 'attach-session', '-t', `=${name}`], env: this.clientEnv() };
+  }
+
+  /** The pane's history and screen now, with the history's size (one command list: consistent). */
+  async history(name: string): Promise<CapturedHistory | undefined> {
+    const pane = `=${name}:`;
+    const out = await this.tmux([
+      ...['display-message', '-p', '-t', pane, '#{history_size} #{history_limit} #{alternate_on}', ';'],
+      ...['capture-pane', '-p', '-e', '-S', '-', '-E', '-', '-t', pane],
+    ]);
+    if (out.code !== 0) return undefined;
+    const lines = out.stdout.split('\n');
+    const [size, limit, alternate] = (lines.shift() ?? '').split(' ').map(Number);
+    if (lines[lines.length - 1] === '') lines.pop();
+    if (size === undefined || limit === undefined || !Number.isInteger(size) || size > lines.length) return undefined;
+    // tmux drops a tenth of the history once it is full, so a full history holds 90-100 % of it.
+    return { lines, screenTop: size, limit, full: size >= limit * 0.9, alternate: alternate === 1 };
   }
 
   private async tmux(args: string[]): Promise<{ code: number | null; stdout: string }> {
