@@ -14,6 +14,7 @@ import type {
 import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry';
 import { SessionHosts } from './hosts/session-hosts';
 import { SpawnerPtyHost } from './hosts/spawner-pty-host';
+import { sessionLimitsWrapper } from './hosts/session-limits';
 import { SessionCaps } from './session/session-caps';
 import { SessionManager } from './session/session-manager';
 import { ShellTaskExecutor } from './tasks/task-executor';
@@ -67,7 +68,13 @@ export function createSessionManager(
 ): CreatedAgent {
   // native, plus tmux/screen when installed, on sockets private to this agent id.
   const streamRelay = config.streamRelay === 'on';
-  const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId, streamRelay });
+  const limitArgv = sessionLimitsWrapper({
+    maxProcesses: config.sessionMaxProcs,
+    maxMemoryBytes: config.sessionMaxMemoryBytes,
+    maxFileBytes: config.sessionMaxFileBytes,
+    maxOpenFiles: config.sessionMaxOpenFiles,
+  });
+  const hosts = new SessionHosts({ stateDir: config.stateDir, agentId: config.agentId, streamRelay, limitArgv });
   if (streamRelay && hosts.native instanceof SpawnerPtyHost && !hosts.native.relayBinary) {
     logger.warn(
       {},

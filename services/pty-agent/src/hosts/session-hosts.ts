@@ -15,6 +15,8 @@ export interface SessionHostsOptions {
   multiplexers?: Partial<Record<ManagedBackend, string>>;
   /** PTYWS_STREAM_RELAY: read streaming sessions through the stream relay (default true). */
   streamRelay?: boolean;
+  /** Rewrites a session's argv so its programs start under the configured limits (session-limits.ts). */
+  limitArgv?: (argv: readonly string[]) => string[];
 }
 
 /**
@@ -31,8 +33,10 @@ export class SessionHosts implements PtyHost {
   readonly managed: readonly ManagedPtyHost[];
   readonly capabilities: SessionHostCapabilities;
   readonly paths: AgentPaths;
+  private readonly limitArgv: (argv: readonly string[]) => string[];
 
   constructor(opts: SessionHostsOptions) {
+    this.limitArgv = opts.limitArgv ?? ((argv) => [...argv]);
     this.native = SpawnerPtyHost.find(opts.streamRelay ?? true) ?? new NodePtyHost();
     this.paths = agentPaths(opts.stateDir, opts.agentId);
     const programs = opts.multiplexers ?? MULTIPLEXERS;
@@ -43,7 +47,8 @@ export class SessionHosts implements PtyHost {
     this.capabilities = sessionHostCapabilities(managed.map((h) => h.backend as ManagedBackend));
   }
 
-  spawn(sessionId: string, spec: SessionSpec): PtyProcess | Promise<PtyProcess> {
+  spawn(sessionId: string, requested: SessionSpec): PtyProcess | Promise<PtyProcess> {
+    const spec = { ...requested, argv: this.limitArgv(requested.argv) };
     if (spec.backend === 'native') return this.native.spawn(sessionId, spec);
     const host = this.managed.find((h) => h.backend === spec.backend);
     if (!host) throw new Error(`backend '${spec.backend}' is not available on this agent`);
