@@ -15,6 +15,8 @@ import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry'
 import { SessionHosts } from './hosts/session-hosts';
 import { SpawnerPtyHost } from './hosts/spawner-pty-host';
 import { sessionLimitsWrapper } from './hosts/session-limits';
+import { ArchiveQuota } from './archive/archive-quota';
+import { DEFAULT_ARCHIVER_OPTIONS } from './archive/transcript-archiver';
 import { SessionCaps } from './session/session-caps';
 import { SessionManager } from './session/session-manager';
 import { ShellTaskExecutor } from './tasks/task-executor';
@@ -124,6 +126,14 @@ export function createSessionManager(
       tracer,
     }),
     ...(stores.transcripts ? { archive: stores.transcripts } : {}),
+    ...(config.transcriptSessionBytes > 0 || config.transcriptAgentBytes > 0
+      ? {
+          archiver: {
+            ...DEFAULT_ARCHIVER_OPTIONS,
+            quota: new ArchiveQuota(config.transcriptSessionBytes, config.transcriptAgentBytes),
+          },
+        }
+      : {}),
     retention: { minFrames: config.replayFrames, minAgeMs: config.replayRetentionS * 1000 },
     closedSessionTtlMs: config.closedSessionTtlS * 1000,
     defaults: {
