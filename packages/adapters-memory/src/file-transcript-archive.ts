@@ -14,6 +14,7 @@ import {
   type LogEntry,
   type TranscriptArchive,
 } from '@pty-ws/ports';
+import { openNoFollow } from './open-no-follow';
 
 /** One chunk's place in the data file. */
 interface IndexLine {
@@ -80,7 +81,7 @@ export class FileTranscriptArchive implements TranscriptArchive {
     if (opts.limit !== undefined && opts.limit <= 0) return [];
     const files = await this.open(sessionId);
     const out: LogEntry[] = [];
-    const handle = await open(files.data, 'r').catch(() => undefined);
+    const handle = await openNoFollow(files.data, 'read').catch(() => undefined);
     if (!handle) return out;
     try {
       for (const c of [...files.chunks]) {
@@ -133,7 +134,7 @@ export class FileTranscriptArchive implements TranscriptArchive {
         files.chunks = kept;
         const from = kept[0]!.offset;
         await replaceFile(files.data, async (h) => {
-          const source = await open(files.data, constants.O_RDONLY | constants.O_NOFOLLOW);
+          const source = await openNoFollow(files.data, 'read');
           try {
             await copyRange(source, h, from, files.end);
           } finally {
@@ -303,7 +304,7 @@ async function copyRange(source: FileHandle, target: FileHandle, from: number, t
 
 async function writeDurably(file: string, data: Buffer, position: number): Promise<void> {
   // Positional, not O_APPEND: bytes a failed earlier write left past `position` are overwritten.
-  const h = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+  const h = await openNoFollow(file, 'write');
   try {
     await h.write(data, 0, data.length, position);
     await h.truncate(position + data.length);
@@ -314,7 +315,7 @@ async function writeDurably(file: string, data: Buffer, position: number): Promi
 }
 
 async function appendDurably(file: string, text: string): Promise<void> {
-  const h = await open(file, 'a', 0o600);
+  const h = await openNoFollow(file, 'append');
   try {
     await h.write(text);
     await h.datasync();

@@ -15,6 +15,7 @@ import { globalTracer, type AgentMetrics, type Tracer } from '@pty-ws/telemetry'
 import { SessionHosts } from './hosts/session-hosts';
 import { SpawnerPtyHost } from './hosts/spawner-pty-host';
 import { sessionLimitsWrapper } from './hosts/session-limits';
+import { checkStateDir } from './state-dir';
 import { ArchiveQuota } from './archive/archive-quota';
 import { DEFAULT_ARCHIVER_OPTIONS } from './archive/transcript-archiver';
 import { SessionCaps } from './session/session-caps';
@@ -68,6 +69,7 @@ export function createSessionManager(
   /** Where the agent's spans go; default the process's global provider. */
   tracer: Tracer = globalTracer('@pty-ws/pty-agent'),
 ): CreatedAgent {
+  checkStateDir(config.stateDir);
   // native, plus tmux/screen when installed, on sockets private to this agent id.
   const streamRelay = config.streamRelay === 'on';
   const limitArgv = sessionLimitsWrapper({
