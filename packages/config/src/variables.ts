@@ -343,14 +343,14 @@ const SPECS: SpecTable = {
     name: 'PTYWS_TRANSCRIPT_SESSION_BYTES',
     default: '268435456',
     description:
-      'Compressed transcript archive a session may keep; past it its oldest chunks are dropped (`ptyws_transcript_dropped_bytes_total`, audit `transcript_trimmed`); 0: no limit.',
+      'Compressed transcript archive a session may keep; past it its oldest chunks are dropped (`ptyws_transcript_dropped_bytes_total`, a `transcript_trimmed` log line); 0: no limit.',
     rule: integer(0, Number.MAX_SAFE_INTEGER),
   },
   transcriptAgentBytes: {
     name: 'PTYWS_TRANSCRIPT_AGENT_BYTES',
     default: '2147483648',
     description:
-      "Compressed transcript archive an agent's sessions may keep together; past it the oldest chunks of the largest archive are dropped first; 0: no limit.",
+      "Compressed transcript archive an agent's sessions may keep together; past it the writing session's oldest chunks are dropped; 0: no limit.",
     rule: integer(0, Number.MAX_SAFE_INTEGER),
   },
   allowEnvOverride: {
