@@ -28,8 +28,12 @@ afterAll(async () => {
 });
 
 /** The session's output once it printed `END`. */
-async function outputOf(script: string): Promise<string> {
-  const s = await ctx.createSession({ argv: ['/bin/sh', '-c', `${script}; echo END; exec sleep 60`], env: ENV });
+async function outputOf(script: string, backend?: string): Promise<string> {
+  const s = await ctx.createSession({
+    argv: ['/bin/sh', '-c', `${script}; echo END; exec sleep 60`],
+    env: ENV,
+    ...(backend !== undefined ? { session_backend: backend } : {}),
+  });
   return waitUntil(
     async () => {
       const res = await http(ctx.server, 'GET', `/api/v1/sessions/${s.session_id}/transcript?stream=stdout`);
@@ -55,9 +59,10 @@ it('a loop starting processes stops at the process limit (fork fails with EAGAIN
   ]);
 });
 
-it('a file cannot grow past the file-size limit', async () => {
+it.each(['native', 'tmux'])('a file cannot grow past the file-size limit (%s backend)', async (backend) => {
   const text = await outputOf(
     `f=$(mktemp); head -c ${2 * MAX_FILE_BYTES} /dev/zero > "$f"; echo SIZE $(stat -c %s "$f"); rm -f "$f"`,
+    backend,
   );
   expect(/SIZE (\d+)/.exec(text)?.[1]).toBe(String(MAX_FILE_BYTES));
 });
