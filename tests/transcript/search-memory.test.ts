@@ -133,3 +133,16 @@ it('one search at a time per principal: a concurrent one gets 429 with Retry-Aft
   expect(JSON.stringify(await refused.json())).toContain('RATE_LIMITED');
   expect(rssMb(pid) - baseline).toBeLessThan(RSS_BOUND_MB);
 });
+
+it('a page of frames carries a bounded amount of output, whatever the limit', async () => {
+  const pid = server.child.pid!;
+  const baseline = rssMb(pid);
+  const res = await api(`/api/v1/sessions/${sessionId}/transcript?limit=10000`);
+  expect(res.status).toBe(200);
+  const page = (await res.json()) as { frames: Array<{ data?: string }>; truncated: boolean; next_from_seq: number };
+  const bytes = page.frames.reduce((n, f) => n + Buffer.from(f.data ?? '', 'base64').length, 0);
+  expect(page.truncated).toBe(true);
+  expect(bytes).toBeLessThan(9 * 1024 * 1024); // 8 MiB, plus the frame that passed it
+  expect(page.next_from_seq).toBeGreaterThan(1);
+  expect(rssMb(pid) - baseline).toBeLessThan(RSS_BOUND_MB);
+});

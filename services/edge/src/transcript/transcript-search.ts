@@ -23,7 +23,7 @@ export const DEFAULT_SEARCH_BUDGET: SearchBudget = {
  * Output read per round trip, about: the next page's frame count follows the frames' mean size so
  * far (frames run from a few bytes to PTYWS_OUTPUT_FRAME_BYTES), within PAGE_FRAMES.
  */
-const PAGE_BYTES = 4 * 1024 * 1024;
+const PAGE_BYTES = 2 * 1024 * 1024;
 const PAGE_FRAMES = { first: 64, min: 4, max: 2048 };
 /** Characters of context around a match (SearchableText shows as many). */
 const CONTEXT = 40;

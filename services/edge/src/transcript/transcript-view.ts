@@ -7,6 +7,11 @@ import type { SourcedEntry, TranscriptSource } from './source';
 
 /** Entries read per round trip to the log or archive. */
 const PAGE = 2000;
+/**
+ * Output a page of frames carries at most (past it the page ends, `truncated`): frames run up to
+ * PTYWS_OUTPUT_FRAME_BYTES, and 10 000 of them as base64 plus text would be gigabytes of JSON.
+ */
+const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 export interface TranscriptRange {
   /** First sequence this response covers; `to_seq < from_seq` when there is nothing. */
@@ -42,7 +47,7 @@ function frameJson(se: SourcedEntry, decoder: TextDecoder): Record<string, unkno
   };
 }
 
-/** Frames of the range that pass the stream filter, at most `limit`. */
+/** Frames of the range that pass the stream filter, at most `limit` and about MAX_PAGE_BYTES of output. */
 export async function listFrames(
   source: TranscriptSource,
   q: TranscriptQuery,
@@ -51,13 +56,18 @@ export async function listFrames(
   const decoder = new TextDecoder('utf-8');
   const frames: Record<string, unknown>[] = [];
   let after = range.from - 1;
-  while (after < range.to && frames.length < q.limit) {
-    const page = await source.read(after, range.to, q.streams ? PAGE : q.limit - frames.length);
+  let bytes = 0;
+  const full = () => frames.length >= q.limit || bytes >= MAX_PAGE_BYTES;
+  while (after < range.to && !full()) {
+    const page = await source.read(after, range.to, Math.min(PAGE, q.streams ? PAGE : q.limit - frames.length));
     if (page.length === 0) break;
     for (const se of page) {
       after = se.entry.seq;
-      if (keep(q, se)) frames.push(frameJson(se, decoder));
-      if (frames.length >= q.limit) break;
+      if (keep(q, se)) {
+        frames.push(frameJson(se, decoder));
+        bytes += se.entry.type === 'output' ? se.entry.data.byteLength : 0;
+      }
+      if (full()) break;
     }
   }
   return { frames, scannedTo: after, truncated: after < range.to };
