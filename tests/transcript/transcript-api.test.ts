@@ -207,7 +207,9 @@ describe('transcript API', () => {
     expect((await transcript(id, '?limit=1', own.token)).status).toBe(200);
     const other = await ctx.createSession({ argv: ['/bin/sh', '-c', 'exec sleep 60'], env: ENV });
     const elsewhere = await ctx.mintToken({ scopes: ['pty:observe'], session_id: other.session_id });
-    expect((await transcript(id, '?limit=1', elsewhere.token)).status).toBe(403);
+    // Another session's transcript: the same answer as a session that does not exist.
+    expect((await transcript(id, '?limit=1', elsewhere.token)).status).toBe(404);
+    expect((await transcript('01900000-0000-7000-8000-000000000000', '?limit=1', elsewhere.token)).status).toBe(404);
     // Not an admin endpoint: the sessions list stays admin-only.
     expect((await http(ctx.server, 'GET', '/api/v1/sessions', { token: own.token })).status).toBe(403);
   });

@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import { mkdir, readFile, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { NewPushOutboxEntry, PushOutbox, PushOutboxEntry } from '@pty-ws/ports';
+import { openNoFollow } from './open-no-follow';
 
 type Line = { add: PushOutboxEntry } | { remove: string };
 
@@ -85,7 +86,7 @@ export class FilePushOutbox implements PushOutbox {
     }
     const compacted = [...this.live.values()].map((e) => `${JSON.stringify({ add: e })}\n`).join('');
     const tmp = `${this.file}.tmp`;
-    const fh = await open(tmp, 'w', 0o600);
+    const fh = await openNoFollow(tmp, 'replace');
     try {
       await fh.writeFile(compacted);
       await fh.datasync();
@@ -93,6 +94,6 @@ export class FilePushOutbox implements PushOutbox {
       await fh.close();
     }
     await rename(tmp, this.file);
-    this.handle = await open(this.file, 'a', 0o600);
+    this.handle = await openNoFollow(this.file, 'append');
   }
 }

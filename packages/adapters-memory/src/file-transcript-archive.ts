@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { access, mkdir, open, readFile, readdir, rename, rm, stat, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
   EMPTY_ARCHIVE_STATS,
@@ -10,9 +10,11 @@ import {
   encodeChunk,
   selectRange,
   type ArchiveStats,
+  type ArchiveTrim,
   type LogEntry,
   type TranscriptArchive,
 } from '@pty-ws/ports';
+import { openNoFollow } from './open-no-follow';
 
 /** One chunk's place in the data file. */
 interface IndexLine {
@@ -79,7 +81,7 @@ export class FileTranscriptArchive implements TranscriptArchive {
     if (opts.limit !== undefined && opts.limit <= 0) return [];
     const files = await this.open(sessionId);
     const out: LogEntry[] = [];
-    const handle = await open(files.data, 'r').catch(() => undefined);
+    const handle = await openNoFollow(files.data, 'read').catch(() => undefined);
     if (!handle) return out;
     try {
       for (const c of [...files.chunks]) {
@@ -111,6 +113,43 @@ export class FileTranscriptArchive implements TranscriptArchive {
       chunks: chunks.length,
       bytes: chunks.reduce((n, c) => n + c.length, 0),
     };
+  }
+
+  /**
+   * Drops the oldest chunks past `keepBytes`. The kept chunks stay at their offsets: the index is
+   * rewritten without the dropped lines first (the old data file still holds every chunk it names),
+   * then the data file is replaced by a sparse copy holding only the kept chunks, so the dropped
+   * ones free their disk blocks and a crash between the two renames leaves a consistent pair.
+   */
+  dropOldest(sessionId: string, keepBytes: number): Promise<ArchiveTrim> {
+    return this.serialized(sessionId, async () => {
+      const files = await this.open(sessionId);
+      const drop = chunksPastQuota(files.chunks, keepBytes);
+      const dropped = files.chunks.slice(0, drop);
+      const kept = files.chunks.slice(drop);
+      if (drop > 0) {
+        await replaceFile(files.index, async (h) => {
+          await h.write(kept.map((c) => JSON.stringify(c) + '\n').join(''));
+        });
+        files.chunks = kept;
+        const from = kept[0]!.offset;
+        await replaceFile(files.data, async (h) => {
+          const source = await openNoFollow(files.data, 'read');
+          try {
+            await copyRange(source, h, from, files.end);
+          } finally {
+            await source.close();
+          }
+        });
+      }
+      return {
+        chunks: dropped.length,
+        frames: dropped.reduce((n, c) => n + c.frames, 0),
+        bytes: dropped.reduce((n, c) => n + c.length, 0),
+        remainingBytes: kept.reduce((n, c) => n + c.length, 0),
+        firstSeq: kept[0]?.first ?? (kept.at(-1)?.last ?? 0) + 1,
+      };
+    });
   }
 
   remove(sessionId: string): Promise<void> {
@@ -218,7 +257,8 @@ export class FileTranscriptArchive implements TranscriptArchive {
 const DATA = '.chunks';
 const LEGACY_DATA = '.jsonl.gz';
 const INDEX = '.idx';
-const FILE_EXTENSIONS = [DATA, LEGACY_DATA, INDEX];
+// `.tmp`: what a crash in the middle of dropOldest left.
+const FILE_EXTENSIONS = [DATA, LEGACY_DATA, INDEX, `${DATA}.tmp`, `${LEGACY_DATA}.tmp`, `${INDEX}.tmp`];
 
 /** Session ids are UUIDs in practice; anything that is not a plain file name is hashed. */
 function fileNameOf(sessionId: string): string {
@@ -226,9 +266,45 @@ function fileNameOf(sessionId: string): string {
   return `h-${createHash('sha256').update(sessionId).digest('hex')}`;
 }
 
+/** How many of the oldest chunks go so the rest fit in `keepBytes` (the newest always stays). */
+function chunksPastQuota(chunks: readonly IndexLine[], keepBytes: number): number {
+  let bytes = 0;
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    bytes += chunks[i]!.length;
+    if (bytes > keepBytes) return Math.min(i + 1, chunks.length - 1);
+  }
+  return 0;
+}
+
+/** Writes `file` anew through a temporary file, fsynced and renamed over it. */
+async function replaceFile(file: string, fill: (h: FileHandle) => Promise<void>): Promise<void> {
+  const temp = `${file}.tmp`;
+  await rm(temp, { force: true });
+  const h = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    await fill(h);
+    await h.datasync();
+  } finally {
+    await h.close();
+  }
+  await rename(temp, file);
+}
+
+/** Copies bytes [from, to) of `source` to the same offsets of `target`, leaving a hole before them. */
+async function copyRange(source: FileHandle, target: FileHandle, from: number, to: number): Promise<void> {
+  const buf = Buffer.allocUnsafe(1024 * 1024);
+  for (let at = from; at < to;) {
+    const { bytesRead } = await source.read(buf, 0, Math.min(buf.length, to - at), at);
+    if (bytesRead === 0) break;
+    await target.write(buf, 0, bytesRead, at);
+    at += bytesRead;
+  }
+  await target.truncate(to);
+}
+
 async function writeDurably(file: string, data: Buffer, position: number): Promise<void> {
   // Positional, not O_APPEND: bytes a failed earlier write left past `position` are overwritten.
-  const h = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+  const h = await openNoFollow(file, 'write');
   try {
     await h.write(data, 0, data.length, position);
     await h.truncate(position + data.length);
@@ -239,7 +315,7 @@ async function writeDurably(file: string, data: Buffer, position: number): Promi
 }
 
 async function appendDurably(file: string, text: string): Promise<void> {
-  const h = await open(file, 'a', 0o600);
+  const h = await openNoFollow(file, 'append');
   try {
     await h.write(text);
     await h.datasync();

@@ -231,10 +231,14 @@ export class MemoryFrameLog implements FrameLog {
     // sequence and age), so at most one run's worth more than the policy asks stays readable.
     let runs = 0;
     while (runs < log.spilled.length && !keeps(log.spilled[runs]!.toSeq, log.spilled[runs]!.maxTs)) runs++;
+    // Runs the archive dropped (its byte quota) cannot be read back: they go whatever the policy.
+    const dropped = policy.droppedThrough ?? 0;
+    while (runs < log.spilled.length && log.spilled[runs]!.toSeq <= dropped) runs++;
     if (runs > 0) {
       log.spilledFrom = log.spilled[runs - 1]!.toSeq + 1;
       log.spilled = log.spilled.slice(runs);
     }
+    if (log.spilled.length > 0 && log.spilledFrom <= dropped) log.spilledFrom = dropped + 1;
     if (log.spilled.length === 0) this.trimMemory(log, keeps);
     this.spillArchived(log, policy.archivedThrough);
     log.compactIfWorthIt();

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
@@ -15,6 +15,7 @@ import {
   type AuditQuery,
   type StoredAuditEvent,
 } from '@pty-ws/ports';
+import { openNoFollow } from './open-no-follow';
 
 /** A file (appended, created 0600) or a process stream (stdout/stderr: write-only). */
 export type JsonLinesTarget = { file: string } | { stream: Writable; name: string };
@@ -50,7 +51,7 @@ export class JsonLinesAuditLog implements AuditLog {
   static async open(target: JsonLinesTarget, opts: JsonLinesAuditOptions = {}): Promise<JsonLinesAuditLog> {
     if ('stream' in target) return new JsonLinesAuditLog(target, undefined, 0, opts);
     await mkdir(dirname(target.file), { recursive: true, mode: 0o700 });
-    const handle = await open(target.file, 'a+', 0o600);
+    const handle = await openNoFollow(target.file, 'read-append');
     try {
       return new JsonLinesAuditLog(target, handle, await lastIdOf(handle), opts);
     } catch (err) {

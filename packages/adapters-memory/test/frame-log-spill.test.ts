@@ -109,6 +109,14 @@ describe('MemoryFrameLog with spill', () => {
     });
   });
 
+  it('lets go of what the archive dropped for its byte quota (droppedThrough), inside a spilled run too', async () => {
+    const { archive, log } = await hundredAppended(100);
+    archive.entries.splice(0, 30); // the archive's quota dropped 1..30
+    const bounds = await log.trim('s', { ...DAY, archivedThrough: 100, droppedThrough: 30 }, T0 + 200);
+    expect(bounds).toEqual({ firstSeq: 31, lastSeq: 100 });
+    expect(seqs(await log.read('s', 0))).toEqual(range(31, 100));
+  });
+
   it('returns no gap when the archive lacks what left memory', async () => {
     const { archive, log } = await hundredAppended(100);
     archive.entries.splice(40, 10); // 41..50 lost

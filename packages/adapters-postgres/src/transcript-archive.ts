@@ -7,6 +7,7 @@ import {
   encodeChunk,
   selectRange,
   type ArchiveStats,
+  type ArchiveTrim,
   type LogEntry,
   type TranscriptArchive,
 } from '@pty-ws/ports';
@@ -140,6 +141,32 @@ export class PgTranscriptArchive implements TranscriptArchive {
   async remove(sessionId: string): Promise<void> {
     this.knownLast.delete(sessionId);
     await this.pool.query(`DELETE FROM ${this.table} WHERE session_id = $1`, [sessionId]);
+  }
+
+  /** One statement: the chunks whose newer chunks (themselves included) pass `keepBytes`, but never the newest. */
+  async dropOldest(sessionId: string, keepBytes: number): Promise<ArchiveTrim> {
+    const r = await this.pool.query<{ frames: string | null; bytes: string | null; chunks: string }>(
+      `WITH sized AS (
+         SELECT first_seq, sum(octet_length(data)) OVER (ORDER BY first_seq DESC) AS newer_bytes,
+                row_number() OVER (ORDER BY first_seq DESC) AS newest_rank
+         FROM ${this.table} WHERE session_id = $1
+       ), gone AS (
+         DELETE FROM ${this.table} t USING sized s
+         WHERE t.session_id = $1 AND t.first_seq = s.first_seq AND s.newer_bytes > $2 AND s.newest_rank > 1
+         RETURNING t.frames, octet_length(t.data) AS bytes
+       )
+       SELECT sum(frames) AS frames, sum(bytes) AS bytes, count(*) AS chunks FROM gone`,
+      [sessionId, keepBytes],
+    );
+    const row = r.rows[0];
+    const after = await this.stats(sessionId);
+    return {
+      chunks: toMillis(row?.chunks ?? 0),
+      frames: toMillis(row?.frames ?? 0),
+      bytes: toMillis(row?.bytes ?? 0),
+      remainingBytes: after.bytes,
+      firstSeq: after.firstSeq,
+    };
   }
 
   private async lastSeq(sessionId: string): Promise<number> {

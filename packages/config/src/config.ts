@@ -85,12 +85,24 @@ export interface Config {
   stateDir: string;
   /** PTYWS_TRANSCRIPT_DIR: single-node transcript archive directory; default `<stateDir>/pty-transcripts`. */
   transcriptDir?: string;
+  /** PTYWS_TRANSCRIPT_SESSION_BYTES, default 256 MiB: compressed archive kept per session (oldest chunks dropped); 0: unlimited. */
+  transcriptSessionBytes: number;
+  /** PTYWS_TRANSCRIPT_AGENT_BYTES, default 2 GiB: compressed archive kept per agent over its sessions; 0: unlimited. */
+  transcriptAgentBytes: number;
   /** PTYWS_ALLOW_ENV_OVERRIDE: protected variable names a session's `env` may set anyway; default none. */
   allowEnvOverride: string[];
   /** PTYWS_SESSION_ENV_ALLOW: when set, the only variables a session's `env` may set. */
   sessionEnvAllow?: string[];
   /** PTYWS_SESSION_USER: the unprivileged user (name or uid[:gid]) sessions run as; unset: the service's own. */
   sessionUser?: string;
+  /** PTYWS_SESSION_MAX_PROCS, default 0 (not set): RLIMIT_NPROC of session programs. */
+  sessionMaxProcs: number;
+  /** PTYWS_SESSION_MAX_MEMORY_BYTES, default 0 (not set): RLIMIT_AS of session programs. */
+  sessionMaxMemoryBytes: number;
+  /** PTYWS_SESSION_MAX_FILE_BYTES, default 0 (not set): RLIMIT_FSIZE of session programs. */
+  sessionMaxFileBytes: number;
+  /** PTYWS_SESSION_MAX_OPEN_FILES, default 0 (not set): RLIMIT_NOFILE of session programs. */
+  sessionMaxOpenFiles: number;
   /** PTYWS_NATS_URL: NATS servers (comma-separated); with PTYWS_DATABASE_URL selects cluster mode. */
   natsUrl?: string;
   /** PTYWS_DATABASE_URL: Postgres connection URL for sessions, tasks and token hashes (cluster mode). */

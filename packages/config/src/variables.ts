@@ -380,6 +380,20 @@ const SPECS: SpecTable = {
     rule: absolutePath(),
     defaultValue: () => undefined,
   },
+  transcriptSessionBytes: {
+    name: 'PTYWS_TRANSCRIPT_SESSION_BYTES',
+    default: '268435456',
+    description:
+      'Compressed transcript archive a session may keep; past it its oldest chunks are dropped (`ptyws_transcript_dropped_bytes_total`, a `transcript_trimmed` log line); 0: no limit.',
+    rule: integer(0, Number.MAX_SAFE_INTEGER),
+  },
+  transcriptAgentBytes: {
+    name: 'PTYWS_TRANSCRIPT_AGENT_BYTES',
+    default: '2147483648',
+    description:
+      "Compressed transcript archive an agent's sessions may keep together; past it the writing session's oldest chunks are dropped; 0: no limit.",
+    rule: integer(0, Number.MAX_SAFE_INTEGER),
+  },
   allowEnvOverride: {
     name: 'PTYWS_ALLOW_ENV_OVERRIDE',
     default: '(none)',
@@ -403,6 +417,31 @@ const SPECS: SpecTable = {
       "The unprivileged user (name or `uid[:gid]`) sessions' programs and tasks run as; needs an agent running as root or with CAP_SETUID/CAP_SETGID. Unset: a `pty:control` token acts as the service's own user (SECURITY.md).",
     rule: sessionUser(),
     defaultValue: () => undefined,
+  },
+  sessionMaxProcs: {
+    name: 'PTYWS_SESSION_MAX_PROCS',
+    default: '0',
+    description:
+      "RLIMIT_NPROC of session programs (via `prlimit`): processes and threads of the session's real uid on the whole host, so useful only when sessions run as their own user; 0: not set.",
+    rule: integer(0, 4_194_304),
+  },
+  sessionMaxMemoryBytes: {
+    name: 'PTYWS_SESSION_MAX_MEMORY_BYTES',
+    default: '0',
+    description: 'RLIMIT_AS (address space) of each session process, in bytes (via `prlimit`); 0: not set.',
+    rule: integer(0, Number.MAX_SAFE_INTEGER),
+  },
+  sessionMaxFileBytes: {
+    name: 'PTYWS_SESSION_MAX_FILE_BYTES',
+    default: '0',
+    description: 'RLIMIT_FSIZE (largest file written) of session processes, in bytes (via `prlimit`); 0: not set.',
+    rule: integer(0, Number.MAX_SAFE_INTEGER),
+  },
+  sessionMaxOpenFiles: {
+    name: 'PTYWS_SESSION_MAX_OPEN_FILES',
+    default: '0',
+    description: 'RLIMIT_NOFILE of session processes (via `prlimit`); 0: not set.',
+    rule: integer(0, 1_048_576),
   },
   connRatePerPrincipal: {
     name: 'PTYWS_CONN_RATE_PER_PRINCIPAL',

@@ -44,6 +44,11 @@ export interface RetentionPolicy {
    * session's TranscriptArchive, and an entry must never be in neither.
    */
   archivedThrough?: number;
+  /**
+   * When set, the session's TranscriptArchive no longer holds entries at or below this sequence
+   * (its byte quota dropped them): a log that reads old entries back from the archive lets them go.
+   */
+  droppedThrough?: number;
 }
 
 /**

@@ -31,6 +31,23 @@ export interface TranscriptArchive {
   stats(sessionId: string): Promise<ArchiveStats>;
   /** Forgets a session's archive (when the session itself is forgotten). */
   remove(sessionId: string): Promise<void>;
+  /**
+   * Drops the session's oldest chunks until it stores at most `keepBytes` (compressed), always
+   * keeping the newest chunk: the archive then starts later (`stats().firstSeq`), still gapless
+   * from there, and appends continue as before. A byte quota, not a retention rule.
+   */
+  dropOldest(sessionId: string, keepBytes: number): Promise<ArchiveTrim>;
+}
+
+/** What `dropOldest` removed, and what the session's archive holds after it. */
+export interface ArchiveTrim {
+  chunks: number;
+  frames: number;
+  bytes: number;
+  /** Compressed bytes still stored. */
+  remainingBytes: number;
+  /** Oldest sequence still archived (`lastSeq + 1` when nothing is). */
+  firstSeq: number;
 }
 
 export const EMPTY_ARCHIVE_STATS: Readonly<ArchiveStats> = Object.freeze({

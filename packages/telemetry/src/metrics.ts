@@ -83,6 +83,8 @@ export interface TranscriptArchiveMetrics {
   archiveWriteFailed(): void;
   /** Frames logged but not archived yet changed by `delta` (summed over sessions). */
   archiveLag(delta: number): void;
+  /** The oldest chunks of an archive over its byte quota were dropped: their frames and compressed bytes. */
+  archiveDropped(frames: number, bytes: number): void;
 }
 
 /** Recorders of the audit trail (edge): events recorded, and what its sinks could not write. */
@@ -155,6 +157,8 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
   private readonly archiveChunks: Counter;
   private readonly archiveBytes: Counter;
   private readonly archiveFailures: Counter;
+  private readonly archiveDroppedBytes: Counter;
+  private readonly archiveDroppedFrames: Counter;
   private readonly archiveLagFrames: Gauge;
   private readonly frameLogWaitingBytes: Gauge;
   private readonly frameLogCuts: Counter;
@@ -352,6 +356,14 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
       'ptyws_transcript_write_failures_total',
       'Transcript archive chunk writes that failed (retried; unarchived frames stay in the replay log).',
     );
+    this.archiveDroppedBytes = counter(
+      'ptyws_transcript_dropped_bytes_total',
+      'Compressed transcript archive bytes dropped, oldest first, to keep sessions within PTYWS_TRANSCRIPT_SESSION_BYTES / PTYWS_TRANSCRIPT_AGENT_BYTES.',
+    );
+    this.archiveDroppedFrames = counter(
+      'ptyws_transcript_dropped_frames_total',
+      'Frames in the transcript archive chunks dropped for the byte quotas.',
+    );
     this.archiveLagFrames = new Gauge({
       name: 'ptyws_transcript_archive_lag_frames',
       help: 'Frames in the replay log that the transcript archive does not hold yet, over all sessions of this agent.',
@@ -510,6 +522,11 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
 
   archiveLag(delta: number): void {
     if (delta !== 0) this.archiveLagFrames.inc(delta);
+  }
+
+  archiveDropped(frames: number, bytes: number): void {
+    this.archiveDroppedFrames.inc(frames);
+    this.archiveDroppedBytes.inc(bytes);
   }
 
   // ---- cluster adapters ------------------------------------------------------------------------

@@ -17,6 +17,10 @@ import { closeFdsBinary } from './hosts/session-command';
 import { configuredSessionIdentity, identityEnv } from './hosts/session-identity';
 import { SessionHosts } from './hosts/session-hosts';
 import { SpawnerPtyHost } from './hosts/spawner-pty-host';
+import { sessionLimitsWrapper } from './hosts/session-limits';
+import { checkStateDir } from './state-dir';
+import { ArchiveQuota } from './archive/archive-quota';
+import { DEFAULT_ARCHIVER_OPTIONS } from './archive/transcript-archiver';
 import { SessionCaps } from './session/session-caps';
 import { SessionManager } from './session/session-manager';
 import { ShellTaskExecutor } from './tasks/task-executor';
@@ -69,6 +73,7 @@ export function createSessionManager(
   /** Where the agent's spans go; default the process's global provider. */
   tracer: Tracer = globalTracer('@pty-ws/pty-agent'),
 ): CreatedAgent {
+  checkStateDir(config.stateDir);
   // Sessions' programs may not read this process's memory or environment (its spawner does the same).
   if (!refuseDumps())
     logger.warn({}, 'no-dump library not built (no C compiler at build time): the agent stays dumpable');
@@ -80,10 +85,17 @@ export function createSessionManager(
   const identity = configuredSessionIdentity(config.sessionUser, (fields, msg) => logger.warn(fields, msg));
   // native, plus tmux/screen when installed, on sockets private to this agent id.
   const streamRelay = config.streamRelay === 'on';
+  const limitArgv = sessionLimitsWrapper({
+    maxProcesses: config.sessionMaxProcs,
+    maxMemoryBytes: config.sessionMaxMemoryBytes,
+    maxFileBytes: config.sessionMaxFileBytes,
+    maxOpenFiles: config.sessionMaxOpenFiles,
+  });
   const hosts = new SessionHosts({
     stateDir: config.stateDir,
     agentId: config.agentId,
     streamRelay,
+    limitArgv,
     ...(identity ? { identity } : {}),
   });
   if (streamRelay && hosts.native instanceof SpawnerPtyHost && !hosts.native.relayBinary) {
@@ -136,6 +148,14 @@ export function createSessionManager(
       tracer,
     }),
     ...(stores.transcripts ? { archive: stores.transcripts } : {}),
+    ...(config.transcriptSessionBytes > 0 || config.transcriptAgentBytes > 0
+      ? {
+          archiver: {
+            ...DEFAULT_ARCHIVER_OPTIONS,
+            quota: new ArchiveQuota(config.transcriptSessionBytes, config.transcriptAgentBytes),
+          },
+        }
+      : {}),
     retention: { minFrames: config.replayFrames, minAgeMs: config.replayRetentionS * 1000 },
     closedSessionTtlMs: config.closedSessionTtlS * 1000,
     defaults: {

@@ -17,4 +17,5 @@ export { createSessionManager, type AgentStores, type CreatedAgent } from './cre
 export { closeOrphanedSessions } from './session/orphans';
 export { tracedControl } from './session/traced-control';
 export { agentPaths, type AgentPaths } from './agent-paths';
+export { checkStateDir } from './state-dir';
 export { findExecutable } from './hosts/executables';

@@ -5,6 +5,7 @@ import { FileTranscriptArchive, MemoryFrameLog } from '@pty-ws/adapters-memory';
 import type { LogEntry, TranscriptArchive } from '@pty-ws/ports';
 import { Metrics } from '@pty-ws/telemetry';
 import { TranscriptArchiver, type ArchiverOptions } from '../src/archive/transcript-archiver';
+import { ArchiveQuota } from '../src/archive/archive-quota';
 
 const S = 'session-a';
 const quiet = { warn: () => {} };
@@ -107,6 +108,7 @@ describe('TranscriptArchiver', () => {
       read: (s, a, o) => archive.read(s, a, o),
       stats: (s) => archive.stats(s),
       remove: (s) => archive.remove(s),
+      dropOldest: (s, k) => archive.dropOldest(s, k),
     };
     const a = archiverOf(flaky, 100, 5);
     await logged(1, 6, a);
@@ -132,6 +134,7 @@ describe('TranscriptArchiver', () => {
       read: (s, a, o) => archive.read(s, a, o),
       stats: (s) => archive.stats(s),
       remove: (s) => archive.remove(s),
+      dropOldest: (s, k) => archive.dropOldest(s, k),
     };
     const metrics = new Metrics({ defaultMetrics: false });
     const value = async (name: string) => (await metrics.registry.getSingleMetric(name)!.get()).values[0]?.value;
@@ -193,6 +196,7 @@ describe('TranscriptArchiver', () => {
       read: (s, a, o) => archive.read(s, a, o),
       stats: (s) => archive.stats(s),
       remove: (s) => archive.remove(s),
+      dropOldest: (s, k) => archive.dropOldest(s, k),
     };
     const metrics = new Metrics({ defaultMetrics: false });
     const lag = async () =>
@@ -322,5 +326,29 @@ describe('TranscriptArchiver', () => {
       expect(a.archivedThrough).toBeLessThan(40);
       expect(seqs(await archive.read(S, 0))).toEqual(range(1, a.archivedThrough!));
     });
+  });
+});
+
+describe('TranscriptArchiver byte quotas', () => {
+  it('drops the oldest chunks past the session quota, and the log lets them go', async () => {
+    const warnings: Array<Record<string, unknown>> = [];
+    const quota = new ArchiveQuota(400, 0);
+    const a = archiverOf(archive, 10, 60_000, { quota, logger: { warn: (obj) => warnings.push({ ...obj }) } });
+    await logged(1, 100, a);
+    await a.flush();
+    const stats = await archive.stats(S);
+    expect(stats.lastSeq).toBe(100);
+    expect(stats.firstSeq).toBeGreaterThan(1);
+    expect(stats.bytes).toBeLessThanOrEqual(400);
+    expect(warnings.some((w) => w['audit'] === 'transcript_trimmed' && w['session_id'] === S)).toBe(true);
+    expect(a.guard({ minFrames: 1000, minAgeMs: 0 }).droppedThrough).toBe(stats.firstSeq - 1);
+  });
+
+  it('trims the session writing when the agent total is over its quota', async () => {
+    const quota = new ArchiveQuota(0, 1000);
+    expect(quota.report('other', 900)).toBeUndefined();
+    expect(quota.report(S, 300)).toBe(100);
+    quota.forget('other');
+    expect(quota.report(S, 300)).toBeUndefined();
   });
 });

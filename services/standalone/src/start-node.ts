@@ -12,7 +12,7 @@ import {
 } from '@pty-ws/adapters-memory';
 import { generateToken, hashToken, openJsonLinesAudit, silentLogger, startEdge, type Logger } from '@pty-ws/edge';
 import { A2aCore } from '@pty-ws/a2a';
-import { createSessionManager } from '@pty-ws/pty-agent';
+import { checkStateDir, createSessionManager } from '@pty-ws/pty-agent';
 import { SCOPES, newId } from '@pty-ws/protocol';
 import {
   AGENT_SERVICE,
@@ -43,6 +43,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   if (!opts.env) dropSecretVariables(); // read: nothing started from here inherits them
   const logger = opts.logger ?? silentLogger;
   const metrics = opts.metrics ?? new Metrics();
+  checkStateDir(config.stateDir); // before anything is written there
   // Frames evicted from the in-memory log outlive it here (compressed chunks per session).
   const transcripts = new FileTranscriptArchive(config.transcriptDir ?? path.join(config.stateDir, 'pty-transcripts'));
   // Only the newest archived frames stay in memory; replay reads older ones back from the files.

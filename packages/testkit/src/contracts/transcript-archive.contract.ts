@@ -136,5 +136,24 @@ export function transcriptArchiveContract(name: string, make: () => Promise<Tran
       const [back] = await archive.read(session, 0);
       expect(back?.type === 'output' && Buffer.from(back.data).equals(Buffer.from(bytes))).toBe(true);
     });
+
+    it('dropOldest keeps the newest chunks within the byte quota, and appends continue after it', async () => {
+      for (let c = 0; c < 6; c++) await archive.append(session, run(c * 4 + 1, c * 4 + 4));
+      const before = await archive.stats(session);
+      const perChunk = before.bytes / before.chunks;
+      const trim = await archive.dropOldest(session, Math.floor(perChunk * 2.5));
+      expect(trim).toMatchObject({ chunks: 4, frames: 16, firstSeq: 17 });
+      expect(trim.bytes + trim.remainingBytes).toBe(before.bytes);
+      expect(await archive.stats(session)).toMatchObject({ firstSeq: 17, lastSeq: 24, chunks: 2 });
+      expect(seqs(await archive.read(session, 0))).toEqual(seqs(run(17, 24)));
+      await archive.append(session, run(25, 26));
+      expect(seqs(await archive.read(session, 20))).toEqual(seqs(run(21, 26)));
+      // The newest chunk stays, whatever the quota; within the quota nothing goes.
+      expect((await archive.dropOldest(session, 0)).chunks).toBe(2);
+      expect(await archive.stats(session)).toMatchObject({ firstSeq: 25, lastSeq: 26, chunks: 1 });
+      expect((await archive.dropOldest(session, Number.MAX_SAFE_INTEGER)).chunks).toBe(0);
+      const again = await fixture.reopen();
+      expect(seqs(await again.read(session, 0))).toEqual(seqs(run(25, 26)));
+    });
   });
 }

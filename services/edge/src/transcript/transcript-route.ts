@@ -1,10 +1,12 @@
-import { BindingError } from '@pty-ws/protocol';
+import { BindingError, errorPayload } from '@pty-ws/protocol';
 import type { FrameLog, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
 import { canObserve, type Principal } from '../auth';
 import { sendJson, type Responder } from '../http/respond';
 import type { EdgeAudit } from '../audit/edge-audit';
 import { parseTranscriptQuery } from './query';
 import { TranscriptSource } from './source';
+import { SearchGate } from './search-gate';
+import type { SearchBudget } from './transcript-search';
 import { exportAsciicast, listFrames, searchFrames } from './transcript-view';
 
 interface TranscriptRequest {
@@ -22,12 +24,23 @@ type Route = (
 export interface TranscriptDeps {
   log: FrameLog;
   transcripts?: TranscriptArchive;
-  /** Throws a "not found" BindingError for a session unknown to this instance. */
-  findSession(id: string): Promise<SessionRecord>;
+  /**
+   * Throws a "not found" BindingError for a session unknown to this instance or outside the
+   * principal's binding: a session-bound token learns nothing of other sessions, not even that
+   * they exist.
+   */
+  findSession(id: string, principal: Principal): Promise<SessionRecord>;
   notFound(err: unknown, r: Responder): void;
   /** Every read is recorded (a disclosure of the session's output); absent: not recorded. */
   audit?: Pick<EdgeAudit, 'transcriptRead'>;
+  /** Bounds of one search request (`q`); default DEFAULT_SEARCH_BUDGET. */
+  searchBudget?: SearchBudget;
+  /** Searches running at once on this edge (one per principal besides); default 4. */
+  maxSearches?: number;
 }
+
+/** Seconds a refused search is told to wait: about one search's time budget. */
+const SEARCH_RETRY_AFTER_S = 2;
 
 /**
  * `GET /api/v1/sessions/{id}/transcript?from_seq=&to_seq=&stream=&q=&limit=&format=`: the
@@ -36,6 +49,7 @@ export interface TranscriptDeps {
  * closed sessions until they are forgotten (PTYWS_CLOSED_SESSION_TTL_S).
  */
 export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
+  const searches = new SearchGate(deps.maxSearches ?? 4);
   route('/api/v1/sessions/:id/transcript', async (r, req, principal) => {
     if (!canObserve(principal)) {
       throw new BindingError('PERMISSION_DENIED', 'reading a transcript needs the pty:observe scope');
@@ -43,15 +57,9 @@ export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
     const query = parseTranscriptQuery(req.query);
     let rec: SessionRecord;
     try {
-      rec = await deps.findSession(req.params[0]!);
+      rec = await deps.findSession(req.params[0]!, principal);
     } catch (err) {
       return deps.notFound(err, r);
-    }
-    if (
-      (principal.instanceId !== undefined && principal.instanceId !== rec.instanceId) ||
-      (principal.sessionId !== undefined && principal.sessionId !== rec.sessionId)
-    ) {
-      throw new BindingError('PERMISSION_DENIED', 'this token is scoped to another session');
     }
     const source = new TranscriptSource(rec.sessionId, deps.log, deps.transcripts);
     const bounds = await source.bounds();
@@ -90,7 +98,21 @@ export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
       from_seq: from,
     };
     if (query.q !== undefined) {
-      const found = await searchFrames(source, { ...query, q: query.q }, range);
+      const release = searches.tryEnter(principal.id);
+      if (!release) {
+        return sendJson(
+          r,
+          429,
+          { error: errorPayload('RATE_LIMITED', 'a transcript search of this principal (or too many) is running') },
+          { 'retry-after': String(SEARCH_RETRY_AFTER_S) },
+        );
+      }
+      let found;
+      try {
+        found = await searchFrames(source, { ...query, q: query.q }, range, deps.searchBudget);
+      } finally {
+        release();
+      }
       return sendJson(r, 200, {
         ...head,
         to_seq: found.scannedTo,

@@ -2,13 +2,16 @@ import { TextDecoder } from 'node:util';
 import type { SessionRecord } from '@pty-ws/ports';
 import { AsciicastWriter, sizeSetBy } from './asciicast';
 import type { TranscriptQuery } from './query';
-import { SearchableText } from './text-search';
+import { streamSearch, type SearchBudget, type SearchResult } from './transcript-search';
 import type { SourcedEntry, TranscriptSource } from './source';
 
 /** Entries read per round trip to the log or archive. */
 const PAGE = 2000;
-/** A search reads at most this many frames per request; the response then says where to go on. */
-const MAX_SEARCH_FRAMES = 200_000;
+/**
+ * Output a page of frames carries at most (past it the page ends, `truncated`): frames run up to
+ * PTYWS_OUTPUT_FRAME_BYTES, and 10 000 of them as base64 plus text would be gigabytes of JSON.
+ */
+const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 export interface TranscriptRange {
   /** First sequence this response covers; `to_seq < from_seq` when there is nothing. */
@@ -44,7 +47,7 @@ function frameJson(se: SourcedEntry, decoder: TextDecoder): Record<string, unkno
   };
 }
 
-/** Frames of the range that pass the stream filter, at most `limit`. */
+/** Frames of the range that pass the stream filter, at most `limit` and about MAX_PAGE_BYTES of output. */
 export async function listFrames(
   source: TranscriptSource,
   q: TranscriptQuery,
@@ -53,61 +56,39 @@ export async function listFrames(
   const decoder = new TextDecoder('utf-8');
   const frames: Record<string, unknown>[] = [];
   let after = range.from - 1;
-  while (after < range.to && frames.length < q.limit) {
-    const page = await source.read(after, range.to, q.streams ? PAGE : q.limit - frames.length);
+  let bytes = 0;
+  const full = () => frames.length >= q.limit || bytes >= MAX_PAGE_BYTES;
+  while (after < range.to && !full()) {
+    const page = await source.read(after, range.to, Math.min(PAGE, q.streams ? PAGE : q.limit - frames.length));
     if (page.length === 0) break;
     for (const se of page) {
       after = se.entry.seq;
-      if (keep(q, se)) frames.push(frameJson(se, decoder));
-      if (frames.length >= q.limit) break;
+      if (keep(q, se)) {
+        frames.push(frameJson(se, decoder));
+        bytes += se.entry.type === 'output' ? se.entry.data.byteLength : 0;
+      }
+      if (full()) break;
     }
   }
   return { frames, scannedTo: after, truncated: after < range.to };
 }
 
-/** Matches of `q.q` in the decoded output of the range, with the frames they span. */
-export async function searchFrames(
+/** Matches of `q.q` in the decoded output of the range, with the frames they span (transcript-search.ts). */
+export function searchFrames(
   source: TranscriptSource,
   q: TranscriptQuery & { q: string },
   range: TranscriptRange,
-): Promise<{
-  matches: Record<string, unknown>[];
-  frames: Record<string, unknown>[];
-  scannedTo: number;
-  truncated: boolean;
-}> {
-  const text = new SearchableText();
-  const byseq = new Map<number, SourcedEntry>();
-  let after = range.from - 1;
-  let scanned = 0;
-  while (after < range.to && scanned < MAX_SEARCH_FRAMES) {
-    const page = await source.read(after, range.to, Math.min(PAGE, MAX_SEARCH_FRAMES - scanned));
-    if (page.length === 0) break;
-    for (const se of page) {
-      after = se.entry.seq;
-      scanned++;
-      if (se.entry.type !== 'output' || !keep(q, se)) continue;
-      text.push(se.entry.seq, se.entry.data);
-      byseq.set(se.entry.seq, se);
-    }
-  }
-  const found = text.find(q.q, q.limit);
-  const spanned = new Set<number>();
-  for (const m of found) for (let s = m.startSeq; s <= m.endSeq; s++) if (byseq.has(s)) spanned.add(s);
+  budget?: SearchBudget,
+): Promise<SearchResult> {
   const decoder = new TextDecoder('utf-8');
-  const frames = [...spanned].sort((a, b) => a - b).map((s) => frameJson(byseq.get(s)!, decoder));
-  const matches = found.map((m) => ({
-    start_seq: m.startSeq,
-    end_seq: m.endSeq,
-    text: m.text,
-    before: m.before,
-    after: m.after,
-  }));
-  const last = found.at(-1);
-  // A full page of matches resumes after the frame the last one ended in.
-  if (found.length >= q.limit && last)
-    return { matches, frames, scannedTo: last.endSeq, truncated: last.endSeq < range.to };
-  return { matches, frames, scannedTo: after, truncated: after < range.to };
+  return streamSearch(
+    source,
+    q,
+    range,
+    (se) => keep(q, se),
+    (se) => frameJson(se, decoder),
+    budget,
+  );
 }
 
 /** The terminal size in effect just before `from`: the last Resize before it, else the creation size. */

@@ -1,6 +1,7 @@
 import type { FrameLog, LogEntry, RetentionPolicy, TranscriptArchive } from '@pty-ws/ports';
 import { isSequenceConflict } from '@pty-ws/ports';
 import type { TranscriptArchiveMetrics } from '@pty-ws/telemetry';
+import type { ArchiveQuota } from './archive-quota';
 
 export interface ArchiverOptions {
   /** A chunk holds at most this many entries … */
@@ -27,7 +28,15 @@ export interface ArchiverOptions {
   logger: { warn(obj: object, msg: string): void };
   /** Chunks and bytes written, failed writes, frames waiting (`ptyws_transcript_*`). */
   metrics?: TranscriptArchiveMetrics;
+  /** The byte quotas (archive-quota.ts); absent: none. */
+  quota?: ArchiveQuota;
 }
+
+/**
+ * Over a quota, the archive is cut to this fraction of what it may keep: the file archive rewrites
+ * what it keeps when it drops chunks, so trimming to just under the quota would do so per chunk.
+ */
+const QUOTA_TRIM_TO = 0.75;
 
 /**
  * Unwritten output past which a healthy archive asks for the PTY to pause, and where it resumes.
@@ -119,6 +128,13 @@ export class TranscriptArchiver {
   private letGoFrames = 0;
   private letGoBytes = 0;
   /**
+   * What the archive stores for this session, as far as this archiver knows: its size at start,
+   * plus each chunk's storedBound, reset by every trim.
+   */
+  private storedBytes = 0;
+  /** The archive no longer holds entries at or below this (dropped for the byte quota); 0: none dropped. */
+  private droppedThrough = 0;
+  /**
    * Told when the unwritten backlog passes BACKLOG_HIGH bytes while the archive is healthy (true),
    * and when it is back under BACKLOG_LOW, or the archive fails, or this archiver ends (false).
    * The runtime pauses the PTY meanwhile: writing is slower than a flood can be read, and every
@@ -147,7 +163,8 @@ export class TranscriptArchiver {
   /** The retention policy, never evicting past what this archive holds yet. */
   guard(policy: RetentionPolicy): RetentionPolicy {
     const archivedThrough = this.archivedThrough;
-    return archivedThrough === undefined ? policy : { ...policy, archivedThrough };
+    const dropped = this.droppedThrough > 0 ? { droppedThrough: this.droppedThrough } : {};
+    return archivedThrough === undefined ? { ...policy, ...dropped } : { ...policy, archivedThrough, ...dropped };
   }
 
   /** Called by the sequencer for each entry the log accepted, in order. Never blocks. */
@@ -195,6 +212,7 @@ export class TranscriptArchiver {
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
     this.closed = true;
+    this.opts.quota?.forget(this.sessionId);
     this.reportLag(); // what could not be written leaves with the archiver
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -203,7 +221,10 @@ export class TranscriptArchiver {
   private async load(): Promise<void> {
     for (let delay = 200; ; delay = Math.min(delay * 2, 10_000)) {
       try {
-        this.through = (await this.archive.stats(this.sessionId)).lastSeq;
+        const stats = await this.archive.stats(this.sessionId);
+        this.through = stats.lastSeq;
+        this.storedBytes = stats.bytes;
+        if (stats.frames > 0) this.droppedThrough = stats.firstSeq - 1;
         return;
       } catch (err) {
         this.warnOnce(err, 'transcript archive unreachable; frames stay in the replay log until it answers');
@@ -363,8 +384,47 @@ export class TranscriptArchiver {
       i += chunk.length;
       written(chunk);
       this.reportLag();
+      this.storedBytes += storedBound(chunk);
+      await this.keepWithinQuota();
     }
     return this.through ?? 0;
+  }
+
+  /**
+   * Drops the oldest archived chunks when the session or the agent is over its byte quota; told as
+   * `ptyws_transcript_dropped_*` and one `transcript_trimmed` log line. A failed trim is retried
+   * after the next chunk; it never fails the write.
+   */
+  private async keepWithinQuota(): Promise<void> {
+    const quota = this.opts.quota;
+    const allowed = quota?.report(this.sessionId, this.storedBytes);
+    if (!quota || allowed === undefined) return;
+    try {
+      const trim = await this.archive.dropOldest(this.sessionId, Math.floor(allowed * QUOTA_TRIM_TO));
+      this.storedBytes = trim.remainingBytes;
+      this.droppedThrough = Math.max(this.droppedThrough, trim.firstSeq - 1);
+      quota.report(this.sessionId, trim.remainingBytes);
+      if (trim.chunks === 0) return;
+      this.opts.metrics?.archiveDropped(trim.frames, trim.bytes);
+      this.opts.logger.warn(
+        {
+          audit: 'transcript_trimmed',
+          session_id: this.sessionId,
+          dropped_frames: trim.frames,
+          dropped_bytes: trim.bytes,
+          kept_bytes: trim.remainingBytes,
+          first_seq: trim.firstSeq,
+          session_quota_bytes: quota.sessionBytes,
+          agent_quota_bytes: quota.agentBytes,
+        },
+        'transcript archive over its byte quota: its oldest chunks were dropped',
+      );
+    } catch (err) {
+      this.opts.logger.warn(
+        { session_id: this.sessionId, err: (err as Error)?.message ?? String(err) },
+        'transcript archive over its byte quota, and dropping its oldest chunks failed (retried after the next chunk)',
+      );
+    }
   }
 
   /** Reports the change of the frames this archiver holds unwritten (none once closed or broken). */
@@ -404,6 +464,15 @@ export class TranscriptArchiver {
 /** What an entry counts for in the thresholds and `ptyws_transcript_bytes_written_total`. */
 function entrySize(e: LogEntry): number {
   return e.type === 'output' ? e.data.byteLength : EVENT_BYTES;
+}
+
+/**
+ * An upper bound of what a chunk takes in the archive: its payload (compression never grows
+ * terminal output by more than a few bytes) plus what each frame's sequence, id and time add
+ * (~30-40 bytes, measured on incompressible output) and the chunk's header.
+ */
+function storedBound(entries: readonly LogEntry[]): number {
+  return payloadBytes(entries) + 48 * entries.length + 64;
 }
 
 /** What `ptyws_transcript_bytes_written_total` counts of a chunk: output bytes, events estimated. */

@@ -18,6 +18,8 @@ export interface SessionHostsOptions {
   streamRelay?: boolean;
   /** PTYWS_SESSION_USER, resolved: who sessions' programs run as; undefined: the agent's own user. */
   identity?: SessionIdentity;
+  /** Rewrites a session's argv so its programs start under the configured limits (session-limits.ts). */
+  limitArgv?: (argv: readonly string[]) => string[];
 }
 
 /**
@@ -34,8 +36,10 @@ export class SessionHosts implements PtyHost {
   readonly managed: readonly ManagedPtyHost[];
   readonly capabilities: SessionHostCapabilities;
   readonly paths: AgentPaths;
+  private readonly limitArgv: (argv: readonly string[]) => string[];
 
   constructor(opts: SessionHostsOptions) {
+    this.limitArgv = opts.limitArgv ?? ((argv) => [...argv]);
     const spawner = SpawnerPtyHost.find(opts.streamRelay ?? true, opts.identity);
     // node-pty would start programs with the agent's supplementary groups: no session user without the spawner.
     if (!spawner && opts.identity)
@@ -52,7 +56,8 @@ export class SessionHosts implements PtyHost {
     this.capabilities = sessionHostCapabilities(managed.map((h) => h.backend as ManagedBackend));
   }
 
-  spawn(sessionId: string, spec: SessionSpec): PtyProcess | Promise<PtyProcess> {
+  spawn(sessionId: string, requested: SessionSpec): PtyProcess | Promise<PtyProcess> {
+    const spec = { ...requested, argv: this.limitArgv(requested.argv) };
     if (spec.backend === 'native') return this.native.spawn(sessionId, spec);
     const host = this.managed.find((h) => h.backend === spec.backend);
     if (!host) throw new Error(`backend '${spec.backend}' is not available on this agent`);

@@ -1,5 +1,6 @@
 import type { FrameLog, MembershipStore, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
 import { fieldError, type AdminOperations } from '../../admin/admin-operations';
+import type { Principal } from '../../auth';
 import { sessionFields } from '../../admin/session-fields';
 import type { EdgeAudit } from '../../audit/edge-audit';
 import { mountTranscriptRoute } from '../../transcript/transcript-route';
@@ -108,7 +109,8 @@ export function mountSessionRoutes(route: Route, deps: SessionRouteDeps): void {
     sendJson(r, 200, { sessions: await Promise.all(list.map((s) => sessionView(s, req.host))) });
   });
 
-  const findSession = (id: string): Promise<SessionRecord> => deps.admin.getSession(id);
+  const findSession = (id: string, principal: Principal): Promise<SessionRecord> =>
+    deps.admin.getSession(id, { principal });
 
   route('get', '/api/v1/sessions/:id', 1, true, async (r, req, caller) => {
     try {
