@@ -1,0 +1,108 @@
+import { DependencyUnavailable, isDependencyUnavailable } from '@pty-ws/ports';
+import { errorSummary, type DependencyHealth } from './dependency-health';
+
+export interface DependencyGuardOptions {
+  health: DependencyHealth;
+  /** Deadline of each call; past it the caller gets DependencyUnavailable (the call itself goes on). */
+  timeoutMs: number;
+  /** Failures that mean "the server cannot serve now" rather than "the call was refused". */
+  isOutage: (err: unknown) => boolean;
+  /** Only these methods get the deadline (default: every method); outage errors are translated for all. */
+  deadlineFor?: ReadonlySet<string>;
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/**
+ * `target` seen through a deadline: every method that returns a promise settles within
+ * `timeoutMs` (for the methods in `deadlineFor`), and an outage — the deadline passed, or an error
+ * `isOutage` recognises — rejects with DependencyUnavailable and marks `health` down; any answer
+ * from the server, even a refusal, marks it up. Synchronous methods and properties pass through.
+ * For the request path (REST, upgrades, A2A), where waiting longer than a client would helps
+ * nobody; the call is not cancelled, so a write may still land after its caller was told 503.
+ */
+export function guardDependency<T extends object>(target: T, options: DependencyGuardOptions): T {
+  const { health, timeoutMs, isOutage, deadlineFor } = options;
+  const wrapped = new Map<PropertyKey, AnyFunction>();
+
+  const settle = (pending: PromiseLike<unknown>, deadline: boolean): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      let done = false;
+      const timer = deadline
+        ? setTimeout(() => {
+            done = true;
+            health.outage(`no answer within ${timeoutMs} ms`);
+            reject(new DependencyUnavailable(health.dependency, `no answer within ${timeoutMs} ms`));
+          }, timeoutMs)
+        : undefined;
+      pending.then(
+        (value) => {
+          clearTimeout(timer);
+          health.ok();
+          if (!done) resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          if (isDependencyUnavailable(err)) {
+            // Translated below already (a guarded store guarded again).
+            health.outage(err.reason);
+            if (!done) reject(err);
+            return;
+          }
+          if (!isOutage(err)) {
+            health.ok();
+            if (!done) reject(err);
+            return;
+          }
+          health.outage(errorSummary(err));
+          if (!done) reject(new DependencyUnavailable(health.dependency, 'unreachable', 1, { cause: err }));
+        },
+      );
+    });
+
+  return new Proxy(target, {
+    get(obj, prop) {
+      const value: unknown = Reflect.get(obj, prop, obj);
+      if (typeof value !== 'function') return value;
+      let fn = wrapped.get(prop);
+      if (!fn) {
+        const deadline = deadlineFor === undefined || (typeof prop === 'string' && deadlineFor.has(prop));
+        fn = (...args: unknown[]) => {
+          const out = (value as AnyFunction).apply(obj, args);
+          return isThenable(out) ? settle(out, deadline) : out;
+        };
+        wrapped.set(prop, fn);
+      }
+      return fn;
+    },
+  });
+}
+
+/**
+ * `target` whose `methods` reject at once with DependencyUnavailable while `unavailable()` names a
+ * dependency that is down, instead of queueing until the client reconnects (nats.js holds requests
+ * until their own, longer timeout) or failing deep inside the owner. Other methods — a
+ * connection's keystrokes, which retry across a reconnect — pass.
+ */
+export function failFastWhileDown<T extends object>(
+  target: T,
+  unavailable: () => string | undefined,
+  methods: ReadonlySet<string>,
+): T {
+  return new Proxy(target, {
+    get(obj, prop) {
+      const value: unknown = Reflect.get(obj, prop, obj);
+      if (typeof value !== 'function') return value;
+      const fn = value as AnyFunction;
+      if (typeof prop !== 'string' || !methods.has(prop)) return fn.bind(obj);
+      return (...args: unknown[]) => {
+        const down = unavailable();
+        return down ? Promise.reject(new DependencyUnavailable(down, 'not answering')) : fn.apply(obj, args);
+      };
+    },
+  });
+}

@@ -1,0 +1,53 @@
+/** How long one outage keeps a dependency reported down when nothing answers since. */
+const OUTAGE_HOLD_MS = 5000;
+
+export interface HealthLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+/**
+ * Whether one dependency (PostgreSQL, NATS) served its last calls: down from an outage until a
+ * later call or probe succeeds, or until OUTAGE_HOLD_MS passed without another outage (a caller
+ * that gave up after its last failure must not hold /readyz at 503 forever). Changes are logged
+ * once each way, as one short JSON line.
+ */
+export class DependencyHealth {
+  private lastOutageAt = 0;
+  private lastOkAt = 0;
+  private reportedDown = false;
+
+  constructor(
+    readonly dependency: string,
+    private readonly logger?: HealthLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  ok(): void {
+    this.lastOkAt = this.now();
+    if (this.reportedDown) {
+      this.reportedDown = false;
+      this.logger?.info({ dependency: this.dependency }, `${this.dependency} is answering again`);
+    }
+  }
+
+  outage(reason: string): void {
+    this.lastOutageAt = this.now();
+    if (!this.reportedDown) {
+      this.reportedDown = true;
+      this.logger?.warn({ dependency: this.dependency, reason }, `${this.dependency} is unavailable`);
+    }
+  }
+
+  get up(): boolean {
+    return !(this.lastOutageAt >= this.lastOkAt && this.now() - this.lastOutageAt < OUTAGE_HOLD_MS);
+  }
+}
+
+/** A short, single-line account of an error for a log field (never the object itself). */
+export function errorSummary(err: unknown): string {
+  if (!(err instanceof Error)) return String(err).slice(0, 300);
+  const code = (err as { code?: unknown }).code;
+  const text = `${err.name}: ${err.message}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`;
+  return text.replace(/\s+/g, ' ').slice(0, 300);
+}
