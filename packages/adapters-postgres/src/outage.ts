@@ -26,11 +26,12 @@ const CLIENT_FAILURES =
  * caller may retry later), as opposed to the statement or its data being refused.
  */
 export function isPostgresOutage(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
+  // Duck-typed: socket errors come from Node's own realm, where `instanceof Error` may not hold.
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code)) return true;
     if (/^[0-9A-Z]{5}$/.test(code)) return UNAVAILABLE_STATES.test(code);
   }
-  return CLIENT_FAILURES.test(err.message);
+  return typeof message === 'string' && CLIENT_FAILURES.test(message);
 }

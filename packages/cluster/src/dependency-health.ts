@@ -46,8 +46,14 @@ export class DependencyHealth {
 
 /** A short, single-line account of an error for a log field (never the object itself). */
 export function errorSummary(err: unknown): string {
-  if (!(err instanceof Error)) return String(err).slice(0, 300);
-  const code = (err as { code?: unknown }).code;
-  const text = `${err.name}: ${err.message}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`;
+  const { name, message, code } = (typeof err === 'object' && err !== null ? err : {}) as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+  };
+  const text =
+    typeof message === 'string'
+      ? `${typeof name === 'string' ? name : 'Error'}: ${message}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`
+      : String(err);
   return text.replace(/\s+/g, ' ').slice(0, 300);
 }

@@ -21,14 +21,16 @@ export function observeAppends(log: JetStreamFrameLog, health: DependencyHealth)
   };
 }
 
+const LATE = Symbol('late');
+
 function probe(health: DependencyHealth, timeoutMs: number, call: () => Promise<unknown>): void {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), timeoutMs);
   });
   Promise.race([call(), late])
     .then(
-      () => health.ok(),
+      (answer) => (answer === LATE ? health.outage(`no answer within ${timeoutMs} ms`) : health.ok()),
       (err: unknown) => health.outage(errorSummary(err)),
     )
     .finally(() => clearTimeout(timer));
