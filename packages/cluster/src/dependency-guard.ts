@@ -19,9 +19,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * `target` seen through a deadline: every method that returns a promise settles within
- * `timeoutMs` (for the methods in `deadlineFor`), and an outage — the deadline passed, or an error
- * `isOutage` recognises — rejects with DependencyUnavailable and marks `health` down; any answer
- * from the server, even a refusal, marks it up. Synchronous methods and properties pass through.
+ * `timeoutMs` (for the methods in `deadlineFor`); past it, or failing with an error `isOutage`
+ * recognises, it rejects with DependencyUnavailable. Only the error marks `health` down: one slow
+ * answer on a busy server is no outage (the probes judge a server that stopped answering), and any
+ * answer, even a refusal, marks it up. Synchronous methods and properties pass through.
  * For the request path (REST, upgrades, A2A), where waiting longer than a client would helps
  * nobody; the call is not cancelled, so a write may still land after its caller was told 503.
  */
@@ -35,7 +36,6 @@ export function guardDependency<T extends object>(target: T, options: Dependency
       const timer = deadline
         ? setTimeout(() => {
             done = true;
-            health.outage(`no answer within ${timeoutMs} ms`);
             reject(new DependencyUnavailable(health.dependency, `no answer within ${timeoutMs} ms`));
           }, timeoutMs)
         : undefined;

@@ -77,13 +77,17 @@ export async function openClusterBackend(config: Config, name: string, logger?: 
   let natsUp = true;
   void (async () => {
     for await (const s of nc.status()) {
-      if (s.type === 'disconnect') natsUp = false;
+      if (s.type === 'disconnect') {
+        natsUp = false;
+        // Down until JetStream answers again (a probe or a call), not merely until a reconnect.
+        health.nats.outage('disconnected');
+      }
       if (s.type === 'reconnect') natsUp = true;
     }
   })();
   observeAppends(log, health.appends);
   const requests = requestStores(pg, log, membership, health, config.dependencyTimeoutMs);
-  const probes = startProbes(pg.pool, log, health, config.dependencyTimeoutMs);
+  const probes = startProbes(pg.pool, log, health);
 
   return {
     nc,

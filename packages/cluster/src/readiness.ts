@@ -38,17 +38,17 @@ function probe(health: DependencyHealth, timeoutMs: number, call: () => Promise<
 
 /**
  * Asks Postgres and the log's stream every 2 s whether they answer, so /readyz turns 503 without a
- * request failing first and back to 200 once they answer again.
+ * request failing first and back to 200 once they answer again. A probe still unanswered when the
+ * next is due is an outage; a merely slow one (a busy server) is not.
  */
 export function startProbes(
   pool: PostgresAdapters['pool'],
   log: JetStreamFrameLog,
   health: { postgres: DependencyHealth; nats: DependencyHealth },
-  timeoutMs: number,
 ): { stop(): void } {
   const interval = setInterval(() => {
-    probe(health.postgres, timeoutMs, () => pool.query('select 1'));
-    probe(health.nats, timeoutMs, () => log.bounds(PROBE_SESSION));
+    probe(health.postgres, PROBE_INTERVAL_MS, () => pool.query('select 1'));
+    probe(health.nats, PROBE_INTERVAL_MS, () => log.bounds(PROBE_SESSION));
   }, PROBE_INTERVAL_MS);
   interval.unref();
   return { stop: () => clearInterval(interval) };
