@@ -167,6 +167,25 @@ function expectJsonLogs(recorder: LineRecorder, label: string): void {
   expect(count).toBeGreaterThan(0);
 }
 
+interface Outage {
+  stoppedAt: number;
+  recorder: LineRecorder;
+  /** ms until /readyz answered 503: edge A, edge B, the agent. */
+  notReady: number[];
+  /** Every process's /readyz: both edges', then the agent's. */
+  readyz: string[];
+}
+
+/** Records every log line from now on, runs `stop`, and waits for every process's /readyz to say 503. */
+async function outage(f: FaultCluster, stop: () => Promise<void>): Promise<Outage> {
+  const readyz = [...f.cluster.edges.map((e) => e.httpUrl), agentHealthUrl(f)];
+  const recorder = new LineRecorder([...f.cluster.agents, ...f.cluster.edges]);
+  const stoppedAt = Date.now();
+  await stop();
+  const notReady = await Promise.all(readyz.map((url) => waitReadyz(url, 503, 8000)));
+  return { stoppedAt, recorder, notReady, readyz };
+}
+
 describe('dependency outages', () => {
   let sessionId = '';
   let typist: TestClient;
@@ -183,20 +202,44 @@ describe('dependency outages', () => {
     await echo(typist, 'deps_up');
   });
 
+  it('Postgres hung: every request that needs it answers 503 + Retry-After at the deadline, readyz 503, sessions stream', async () => {
+    const f = fc();
+    const edgeA = f.cluster.edges[0]!;
+    const readyz = [...f.cluster.edges.map((e) => e.httpUrl), agentHealthUrl(f)];
+    const recorder = new LineRecorder([...f.cluster.agents, ...f.cluster.edges]);
+    const frozenAt = Date.now();
+    pg!.freeze();
+    try {
+      // Right away, before any probe noticed: only the deadline stands between these and a hang.
+      const answers = await runAll(requestsThrough(f, edgeA, sessionId));
+      const notReady = await Promise.all(readyz.map((url) => waitReadyz(url, 503, 8000)));
+      process.stdout.write(
+        `${describeAnswers('postgres-hung', answers)}\n` +
+          `postgres-hung: readyz 503 after ${notReady.join('/')} ms more (edge A/edge B/agent)\n`,
+      );
+      for (const a of answers) expectUnavailable(a);
+      await echo(typist, 'pg_hung');
+      await watcher.collectOutput(marker('pg_hung').re, 5000);
+    } finally {
+      pg!.thaw();
+    }
+    const ready = await Promise.all(readyz.map((url) => waitReadyz(url, 200, 15_000)));
+    const list = await httpRequest(edgeA.httpUrl, 'GET', '/api/v1/sessions', { token: f.cluster.adminToken });
+    expect(list.status).toBe(200);
+    process.stdout.write(
+      `postgres-hung: ready again ${ready.join('/')} ms after the thaw; hung ${since(frozenAt)} ms\n`,
+    );
+    expectJsonLogs(recorder, 'postgres-hung');
+  });
+
   it('Postgres down: 503 + Retry-After on every request that needs it, readyz 503, sessions stream, logs JSON', async () => {
     const f = fc();
     const [edgeA, edgeB] = f.cluster.edges as [EdgeHandle, EdgeHandle];
-    const agentHealth = agentHealthUrl(f);
-    const recorder = new LineRecorder([...f.cluster.agents, ...f.cluster.edges]);
-
-    const stoppedAt = Date.now();
-    pg!.stop('fast');
-    const notReady = await Promise.all([edgeA, edgeB].map((e) => waitReadyz(e.httpUrl, 503, 8000)));
-    const agentNotReady = await waitReadyz(agentHealth, 503, 8000);
+    const down = await outage(f, () => Promise.resolve(pg!.stop('fast')));
 
     const answers = await runAll(requestsThrough(f, edgeA, sessionId));
     process.stdout.write(
-      `postgres-outage: readyz 503 after ${notReady.join('/')} ms (edges), ${agentNotReady} ms (agent)\n` +
+      `postgres-outage: readyz 503 after ${down.notReady.join('/')} ms (edge A/edge B/agent)\n` +
         `${describeAnswers('postgres-outage', answers)}\n`,
     );
     for (const a of answers) expectUnavailable(a);
@@ -207,8 +250,7 @@ describe('dependency outages', () => {
     for (const s of [...f.cluster.agents, ...f.cluster.edges]) expect(s.child.exitCode).toBeNull();
 
     pg!.start();
-    const ready = await Promise.all([edgeA, edgeB].map((e) => waitReadyz(e.httpUrl, 200, 15_000)));
-    await waitReadyz(agentHealth, 200, 15_000);
+    const ready = await Promise.all(down.readyz.map((url) => waitReadyz(url, 200, 15_000)));
     const created = await httpRequest(edgeB.httpUrl, 'POST', '/api/v1/sessions', {
       token: f.cluster.adminToken,
       json: shellBody(),
@@ -216,39 +258,34 @@ describe('dependency outages', () => {
     expect(created.status).toBe(201);
     await echo(typist, 'pg_back');
     process.stdout.write(
-      `postgres-outage: ready again ${ready.join('/')} ms after start; outage ${since(stoppedAt)} ms\n`,
+      `postgres-outage: ready again ${ready.join('/')} ms after start; outage ${since(down.stoppedAt)} ms\n`,
     );
-    expectJsonLogs(recorder, 'postgres-outage');
+    expectJsonLogs(down.recorder, 'postgres-outage');
   });
 
   it('NATS down: 503 + Retry-After on every request that needs it, readyz 503, logs JSON; all recovers', async () => {
     const f = fc();
-    const [edgeA, edgeB] = f.cluster.edges as [EdgeHandle, EdgeHandle];
-    const agentHealth = agentHealthUrl(f);
-    const recorder = new LineRecorder([...f.cluster.agents, ...f.cluster.edges]);
-
-    const stoppedAt = Date.now();
-    await nats!.stop('SIGKILL');
-    const notReady = await Promise.all([edgeA, edgeB].map((e) => waitReadyz(e.httpUrl, 503, 8000)));
-    const agentNotReady = await waitReadyz(agentHealth, 503, 8000);
+    const edgeB = f.cluster.edges[1]!;
+    const down = await outage(f, () => nats!.stop('SIGKILL'));
 
     // A2A's task list is Postgres only, which is up: not among the requests that need NATS.
     const calls = requestsThrough(f, edgeB, sessionId).filter((c) => c.name !== 'A2A GET /tasks');
     const answers = await runAll(calls);
     process.stdout.write(
-      `nats-outage: readyz 503 after ${notReady.join('/')} ms (edges), ${agentNotReady} ms (agent)\n` +
+      `nats-outage: readyz 503 after ${down.notReady.join('/')} ms (edge A/edge B/agent)\n` +
         `${describeAnswers('nats-outage', answers)}\n`,
     );
     for (const a of answers) expectUnavailable(a);
     for (const s of [...f.cluster.agents, ...f.cluster.edges]) expect(s.child.exitCode).toBeNull();
 
     await nats!.start();
-    const ready = await Promise.all([edgeA, edgeB].map((e) => waitReadyz(e.httpUrl, 200, 20_000)));
-    await waitReadyz(agentHealth, 200, 20_000);
+    const ready = await Promise.all(down.readyz.map((url) => waitReadyz(url, 200, 20_000)));
     const list = await httpRequest(edgeB.httpUrl, 'GET', '/api/v1/sessions', { token: f.cluster.adminToken });
     expect(list.status).toBe(200);
     await echo(typist, 'nats_back');
-    process.stdout.write(`nats-outage: ready again ${ready.join('/')} ms after start; outage ${since(stoppedAt)} ms\n`);
-    expectJsonLogs(recorder, 'nats-outage');
+    process.stdout.write(
+      `nats-outage: ready again ${ready.join('/')} ms after start; outage ${since(down.stoppedAt)} ms\n`,
+    );
+    expectJsonLogs(down.recorder, 'nats-outage');
   });
 });

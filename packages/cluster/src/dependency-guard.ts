@@ -83,14 +83,15 @@ export function guardDependency<T extends object>(target: T, options: Dependency
 }
 
 /**
- * `target` whose `methods` reject at once with DependencyUnavailable while `unavailable()` names a
- * dependency that is down, instead of queueing until the client reconnects (nats.js holds requests
- * until their own, longer timeout) or failing deep inside the owner. Other methods — a
- * connection's keystrokes, which retry across a reconnect — pass.
+ * `target` whose `methods` first wait for `available()`, which rejects (DependencyUnavailable)
+ * while a dependency they need is down: at once when it is known down, within the deadline when it
+ * stopped answering. The call is then never made, rather than queued until the client reconnects
+ * (nats.js holds requests until their own, longer timeout) or left hanging inside the owner. Other
+ * methods — a connection's keystrokes, which retry across a reconnect — pass.
  */
 export function failFastWhileDown<T extends object>(
   target: T,
-  unavailable: () => string | undefined,
+  available: () => Promise<void>,
   methods: ReadonlySet<string>,
 ): T {
   return new Proxy(target, {
@@ -99,10 +100,7 @@ export function failFastWhileDown<T extends object>(
       if (typeof value !== 'function') return value;
       const fn = value as AnyFunction;
       if (typeof prop !== 'string' || !methods.has(prop)) return fn.bind(obj);
-      return (...args: unknown[]) => {
-        const down = unavailable();
-        return down ? Promise.reject(new DependencyUnavailable(down, 'not answering')) : fn.apply(obj, args);
-      };
+      return (...args: unknown[]) => available().then(() => fn.apply(obj, args));
     },
   });
 }

@@ -2,6 +2,7 @@ import type { Config } from '@pty-ws/config';
 import { JetStreamFrameLog, KvMembershipStore, connectNats } from '@pty-ws/adapters-nats';
 import { openPostgresAdapters, type PostgresAdapters } from '@pty-ws/adapters-postgres';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { DependencyUnavailable } from '@pty-ws/ports';
 import { ClusterConfigError } from './cluster-config-error';
 import { failFastWhileDown } from './dependency-guard';
 import { DependencyHealth, errorSummary, type HealthLogger } from './dependency-health';
@@ -28,6 +29,11 @@ export interface ClusterBackend {
    * stream not answering, Postgres not answering — or undefined (new attaches, creations: 503).
    */
   unavailable(): string | undefined;
+  /**
+   * Rejects with DependencyUnavailable when a dependency is known down, or Postgres does not answer
+   * within the deadline: asked before a request makes an owner write (creations, tasks).
+   */
+  available(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +91,8 @@ export async function openClusterBackend(config: Config, name: string, logger?: 
       if (s.type === 'reconnect') natsUp = true;
     }
   })();
+  const unavailable = (): string | undefined =>
+    !natsUp || nc.isClosed() || !health.nats.up ? 'NATS' : health.postgres.up ? undefined : 'PostgreSQL';
   observeAppends(log, health.appends);
   const requests = requestStores(pg, log, membership, health, config.dependencyTimeoutMs);
   const probes = startProbes(pg.pool, log, health);
@@ -96,8 +104,11 @@ export async function openClusterBackend(config: Config, name: string, logger?: 
     pg: outageAwareStores(pg, health.postgres),
     requests,
     healthy: () => natsUp && !nc.isClosed() && health.nats.up && health.postgres.up && health.appends.up,
-    unavailable: () =>
-      !natsUp || nc.isClosed() || !health.nats.up ? 'NATS' : health.postgres.up ? undefined : 'PostgreSQL',
+    unavailable,
+    available: () => {
+      const down = unavailable();
+      return down ? Promise.reject(new DependencyUnavailable(down, 'not answering')) : requests.pingPostgres();
+    },
     async close() {
       probes.stop();
       await log.close();

@@ -12,6 +12,8 @@ export interface RequestStores {
   transcripts: PostgresAdapters['transcripts'];
   log: JetStreamFrameLog;
   membership: KvMembershipStore;
+  /** Resolves once Postgres answered a trivial query, within the deadline. */
+  pingPostgres(): Promise<void>;
 }
 
 /**
@@ -39,6 +41,7 @@ export function requestStores(
     transcripts: guardDependency(pg.transcripts, { ...postgres, deadlineFor: new Set(['stats']) }),
     log: guardDependency(log, { ...nats, deadlineFor: LOG_DEADLINE }),
     membership: guardDependency(membership, nats),
+    pingPostgres: guardDependency({ ping: () => pg.pool.query('select 1').then(() => undefined) }, postgres).ping,
   };
 }
 

@@ -69,9 +69,11 @@ describe('guardDependency', () => {
 });
 
 describe('failFastWhileDown', () => {
-  it('refuses the listed methods at once while a dependency is down, and calls them again once it is back', async () => {
+  it('refuses the listed methods without calling them while a dependency is down, and calls them again once it is back', async () => {
     let down: string | undefined = 'NATS';
-    const store = failFastWhileDown(new FakeStore(), () => down, new Set(['answer']));
+    const available = () =>
+      down ? Promise.reject(new DependencyUnavailable(down, 'not answering')) : Promise.resolve();
+    const store = failFastWhileDown(new FakeStore(), available, new Set(['answer']));
     await expect(store.answer('x')).rejects.toMatchObject({ dependency: 'NATS', retryAfterS: 1 });
     await expect(store.later('other methods pass', 1)).resolves.toBe('other methods pass');
     down = undefined;

@@ -79,9 +79,10 @@ async function main(): Promise<RunningService> {
     // An agent at its session cap: the others are tried before RATE_LIMITED is the answer.
     alternatives: (instanceId, backend) => agents.agentsFor(instanceId, backend),
   });
-  // Requests that start or end something answer 503 at once while NATS or Postgres is away, not
-  // after the control timeout; a connection's keystrokes and joins wait for the reconnect as before.
-  const control = failFastWhileDown(nats, () => backend.unavailable(), REQUEST_CONTROL_CALLS);
+  // Requests that start or end something answer 503 at once while NATS or Postgres is away, or
+  // within the deadline when Postgres hangs, not after the control timeout; a connection's
+  // keystrokes and joins wait for the reconnect as before.
+  const control = failFastWhileDown(nats, () => backend.available(), REQUEST_CONTROL_CALLS);
   const heartbeat = startEdgeHeartbeat(nc, { prefix: config.natsPrefix, edgeId: config.edgeId });
   // The audit trail is the Postgres table (shared by every edge), plus JSON lines if PTYWS_AUDIT_LOG is set.
   const metrics = new Metrics({ labels: { edge: config.edgeId } });
