@@ -13,8 +13,8 @@ export interface HealthLogger {
  * once each way, as one short JSON line.
  */
 export class DependencyHealth {
-  private lastOutageAt = 0;
-  private lastOkAt = 0;
+  /** When the latest outage no answer has followed yet was seen; undefined: answered since. */
+  private outageAt: number | undefined;
   private reportedDown = false;
 
   constructor(
@@ -24,7 +24,7 @@ export class DependencyHealth {
   ) {}
 
   ok(): void {
-    this.lastOkAt = this.now();
+    this.outageAt = undefined;
     if (this.reportedDown) {
       this.reportedDown = false;
       this.logger?.info({ dependency: this.dependency }, `${this.dependency} is answering again`);
@@ -32,7 +32,7 @@ export class DependencyHealth {
   }
 
   outage(reason: string): void {
-    this.lastOutageAt = this.now();
+    this.outageAt = this.now();
     if (!this.reportedDown) {
       this.reportedDown = true;
       this.logger?.warn({ dependency: this.dependency, reason }, `${this.dependency} is unavailable`);
@@ -40,7 +40,7 @@ export class DependencyHealth {
   }
 
   get up(): boolean {
-    return !(this.lastOutageAt >= this.lastOkAt && this.now() - this.lastOutageAt < OUTAGE_HOLD_MS);
+    return this.outageAt === undefined || this.now() - this.outageAt >= OUTAGE_HOLD_MS;
   }
 }
 
