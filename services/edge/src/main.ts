@@ -44,7 +44,7 @@ async function main(): Promise<RunningService> {
   for (const w of launchWarnings()) logger.warn(w.fields, w.message);
   const backend = await openClusterBackend(config, `edge-${config.edgeId}`, logger);
   const { nc, pg } = backend;
-  // What requests wait on answers within PTYWS_DEPENDENCY_TIMEOUT_MS, or 503 (the stores unguarded: start-up).
+  // Requests use the stores and the log under PTYWS_DEPENDENCY_TIMEOUT_MS (503 past it); start-up as they are.
   const stores = backend.requests;
 
   // The bootstrap admin token is stored as a hash like any other, once per deployment.
