@@ -1,3 +1,4 @@
+import { isDependencyUnavailable } from '@pty-ws/ports';
 import { BindingError, isBindingError, type A2AError, type BindingErrorCode } from '@pty-ws/protocol';
 
 /** A2A error names the control-plane bindings produce. */
@@ -18,6 +19,7 @@ export type A2aErrorName =
   | 'Unauthenticated'
   | 'PermissionDenied'
   | 'RateLimited'
+  | 'Unavailable'
   | 'Internal';
 
 interface A2aErrorSpec {
@@ -38,7 +40,8 @@ interface A2aErrorSpec {
  * (authentication, authorization, throttling) have no code of their own in either spec; they are
  * -32600 (the request as sent is not one this server accepts), told apart by their ErrorInfo
  * reason (domain `pty-ws`) and their HTTP status (401, 403, 429), which the JSON-RPC binding
- * sends with them. README "A2A errors" documents the table.
+ * sends with them. A store or the log being unreachable is JSON-RPC's internal error (-32603), told
+ * apart by reason `UNAVAILABLE` and HTTP 503 with Retry-After. README "A2A errors" documents the table.
  */
 export const A2A_ERROR_SPECS: Readonly<Record<A2aErrorName, A2aErrorSpec>> = {
   TaskNotFound: spec(-32001, 404, 5, 'NOT_FOUND', 'TASK_NOT_FOUND'),
@@ -59,6 +62,7 @@ export const A2A_ERROR_SPECS: Readonly<Record<A2aErrorName, A2aErrorSpec>> = {
   Unauthenticated: spec(-32600, 401, 16, 'UNAUTHENTICATED', 'UNAUTHENTICATED'),
   PermissionDenied: spec(-32600, 403, 7, 'PERMISSION_DENIED', 'PERMISSION_DENIED'),
   RateLimited: spec(-32600, 429, 8, 'RESOURCE_EXHAUSTED', 'RATE_LIMITED'),
+  Unavailable: spec(-32603, 503, 14, 'UNAVAILABLE', 'UNAVAILABLE'),
   Internal: spec(-32603, 500, 13, 'INTERNAL', 'INTERNAL'),
 };
 
@@ -104,6 +108,7 @@ const TO_BINDING: Readonly<Record<A2aErrorName, BindingErrorCode>> = {
   Unauthenticated: 'UNAUTHENTICATED',
   PermissionDenied: 'PERMISSION_DENIED',
   RateLimited: 'RATE_LIMITED',
+  Unavailable: 'INTERNAL',
   Internal: 'INTERNAL',
 };
 
@@ -126,6 +131,11 @@ export class A2aError extends Error {
   }
   get grpcStatus(): number {
     return A2A_ERROR_SPECS[this.type].grpcStatus;
+  }
+  /** Seconds to wait before retrying (HTTP Retry-After): throttling and outages say when to come back. */
+  get retryAfterS(): number | undefined {
+    const s = this.type === 'RateLimited' || this.type === 'Unavailable' ? this.data?.['retry_after_s'] : undefined;
+    return typeof s === 'number' ? s : undefined;
   }
   /** google.rpc.Code name (REST `error.status`). */
   get status(): string {
@@ -163,9 +173,10 @@ export class A2aError extends Error {
     return new BindingError(TO_BINDING[this.type], this.message, this.data);
   }
 
-  /** Any thrown value as an A2aError: BindingErrors keep their meaning, the rest is Internal. */
+  /** Any thrown value as an A2aError: BindingErrors keep their meaning (an outage: Unavailable), the rest is Internal. */
   static from(err: unknown): A2aError {
     if (err instanceof A2aError) return err;
+    if (isDependencyUnavailable(err)) return new A2aError('Unavailable', err.message, err.data);
     if (isBindingError(err)) return new A2aError(FROM_BINDING[err.code], err.message, err.data);
     return new A2aError('Internal', 'internal error while handling the request');
   }

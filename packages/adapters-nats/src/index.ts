@@ -6,3 +6,4 @@ export { defaultFrameStreamName, type JetStreamFrameLogOptions } from './frame-l
 export { KvMembershipStore, type KvMembershipStoreOptions } from './membership-store';
 export { FrameDecodeError } from './codec';
 export { sessionToken } from './subjects';
+export { isNatsOutage } from './outage';

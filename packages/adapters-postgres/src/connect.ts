@@ -4,7 +4,8 @@ export interface ConnectPostgresOptions extends Omit<PoolConfig, 'connectionStri
   /**
    * Told about errors of idle pooled connections (the server restarted, the network dropped).
    * pg emits them on the pool, and an unheard 'error' event would end the process. Defaults to
-   * console.error; the pool replaces the connection on next use.
+   * one line on stderr (the error's message: pg's error object holds its whole Client); the pool
+   * replaces the connection on next use.
    */
   onIdleError?: (error: Error) => void;
 }
@@ -16,7 +17,10 @@ export interface ConnectPostgresOptions extends Omit<PoolConfig, 'connectionStri
 export async function connectPostgres(url: string, options: ConnectPostgresOptions = {}): Promise<Pool> {
   const { onIdleError, ...config } = options;
   const pool = new Pool({ connectionTimeoutMillis: 5000, ...config, connectionString: url });
-  pool.on('error', onIdleError ?? ((error) => console.error('PostgreSQL pool: idle connection failed', error)));
+  pool.on(
+    'error',
+    onIdleError ?? ((error) => process.stderr.write(`PostgreSQL pool: idle connection failed: ${error.message}\n`)),
+  );
   try {
     await pool.query('SELECT 1');
     return pool;

@@ -9,3 +9,4 @@ export { PgTaskStore, type TaskFilter } from './task-store';
 export { PgPushConfigStore } from './push-config-store';
 export { PgPushOutbox } from './push-outbox';
 export { PgTranscriptArchive } from './transcript-archive';
+export { isPostgresOutage } from './outage';

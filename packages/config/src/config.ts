@@ -111,6 +111,8 @@ export interface Config {
   natsPrefix: string;
   /** PTYWS_DB_SCHEMA, default `ptyws`: Postgres schema holding the tables. */
   dbSchema: string;
+  /** PTYWS_DEPENDENCY_TIMEOUT_MS, default 800: deadline of a request's NATS or Postgres calls (then 503). */
+  dependencyTimeoutMs: number;
   /** PTYWS_CONN_RATE_PER_PRINCIPAL, default 30: new attach connections per second per principal. */
   connRatePerPrincipal: number;
   /** PTYWS_CONN_BURST_PER_PRINCIPAL, default 60: burst allowance of the per-principal connection bucket. */

@@ -164,6 +164,13 @@ const SPECS: SpecTable = {
     description: 'Postgres schema that holds the pty-ws tables.',
     rule: sqlIdentifier(),
   },
+  dependencyTimeoutMs: {
+    name: 'PTYWS_DEPENDENCY_TIMEOUT_MS',
+    default: '800',
+    description:
+      'Deadline of each NATS or Postgres call a request waits on; past it, or with the server unreachable, the request gets 503 with Retry-After.',
+    rule: integer(50, 60_000),
+  },
   adminToken: {
     name: 'PTYWS_ADMIN_TOKEN',
     default: '(generated at start)',

@@ -25,6 +25,7 @@ describe('loadConfig defaults', () => {
       gracePeriodS: 25,
       natsPrefix: 'ptyws',
       dbSchema: 'ptyws',
+      dependencyTimeoutMs: 800,
       instanceId: 'local',
       edgeId: expect.stringMatching(new RegExp(`-${process.pid}$`)) as unknown as string,
       agentId: expect.any(String) as unknown as string,

@@ -1,5 +1,12 @@
 import { BindingError, isBindingError, type BindingErrorCode } from '@pty-ws/protocol';
-import { PtyFailure, isPtyFailure, type PtyFailureCode, type SessionControl } from '@pty-ws/ports';
+import {
+  DependencyUnavailable,
+  PtyFailure,
+  isDependencyUnavailable,
+  isPtyFailure,
+  type PtyFailureCode,
+  type SessionControl,
+} from '@pty-ws/ports';
 
 /**
  * The SessionControl methods that travel as request/reply: all but input (its own subject, in
@@ -44,7 +51,8 @@ interface RpcErrorBody {
   /** A binding code, or a PTY-level code for failures reported as pty.session_frame Errors. */
   code: string;
   message: string;
-  kind: 'binding' | 'pty' | 'internal';
+  /** `unavailable`: the owner's store or log was unreachable (data: dependency, reason, retry_after_s). */
+  kind: 'binding' | 'pty' | 'internal' | 'unavailable';
   data?: Record<string, unknown>;
 }
 
@@ -63,6 +71,9 @@ export function decodeJson<T>(data: Uint8Array): T {
 
 /** Turns anything an owner throws into a reply an edge can rethrow faithfully. */
 export function errorReply(err: unknown): RpcReply {
+  if (isDependencyUnavailable(err)) {
+    return { ok: false, error: { kind: 'unavailable', code: err.code, message: err.message, data: err.data ?? {} } };
+  }
   if (isBindingError(err)) {
     return {
       ok: false,
@@ -78,6 +89,14 @@ export function errorReply(err: unknown): RpcReply {
 
 /** The inverse of errorReply, on the edge side. */
 export function rethrow(error: RpcErrorBody): never {
+  if (error.kind === 'unavailable') {
+    const { dependency, reason, retry_after_s: retryAfterS } = error.data ?? {};
+    throw new DependencyUnavailable(
+      String(dependency),
+      String(reason),
+      typeof retryAfterS === 'number' ? retryAfterS : 1,
+    );
+  }
   if (error.kind === 'binding') throw new BindingError(error.code as BindingErrorCode, error.message, error.data);
   if (error.kind === 'pty') throw new PtyFailure(error.code as PtyFailureCode, error.message);
   throw new BindingError('INTERNAL', `session owner failed: ${error.message}`);

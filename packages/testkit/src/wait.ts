@@ -17,3 +17,13 @@ export async function waitUntil<T>(
     await delay(intervalMs);
   }
 }
+
+/** What `run` rejected with; fails when it resolves (a test about a failure must see one). */
+export async function rejectionOf(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the call to fail, and it succeeded');
+}

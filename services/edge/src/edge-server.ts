@@ -59,6 +59,8 @@ export interface EdgeDeps {
   /** binding_hello.session_host: fixed (single node) or read per connection (cluster: live agents). */
   sessionHost: SessionHostSource;
   ready?: () => boolean;
+  /** The dependency new attaches cannot do without that is down now (cluster: NATS); they get 503. */
+  unavailable?: () => string | undefined;
   /** Told after this edge revoked a token, so other edges can close its connections too (cluster). */
   onTokenRevoked?: (tokenId: string) => void;
   /** Recorders plus GET /metrics; in single-node mode the registry also holds the agent's metrics. */
@@ -248,6 +250,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       admission,
       onRateLimited: (limit) => deps.metrics?.rateLimited(limit),
       transport,
+      ...(deps.unavailable ? { unavailable: deps.unavailable } : {}),
     }),
     open: guarded('open', (ws) => {
       if (draining) {

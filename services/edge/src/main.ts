@@ -1,7 +1,7 @@
 import { newId, SCOPES, type SessionHostCapabilities } from '@pty-ws/protocol';
 import { dropSecretVariables, loadConfig, launchWarnings } from '@pty-ws/config';
 import { PgAuditLog } from '@pty-ws/adapters-postgres';
-import { openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
+import { failFastWhileDown, openClusterBackend, runService, type RunningService } from '@pty-ws/cluster';
 import { AgentDirectory, NatsSessionControl, startEdgeHeartbeat } from '@pty-ws/control-nats';
 import { EDGE_SERVICE, createLogger, isLogLevel, Metrics, startTracing } from '@pty-ws/telemetry';
 import { generateToken, hashToken } from './auth';
@@ -24,6 +24,17 @@ const NATIVE_ONLY: SessionHostCapabilities = {
   reattach_supported: true,
 };
 
+/** SessionControl calls made for a request (REST, A2A, task verbs), not for a live connection. */
+const REQUEST_CONTROL_CALLS = new Set([
+  'createSession',
+  'killSession',
+  'sendMessage',
+  'createTask',
+  'getTask',
+  'listTasks',
+  'cancelTask',
+]);
+
 /** `npm run edge`: a stateless edge in cluster mode (NATS + Postgres). */
 async function main(): Promise<RunningService> {
   const config = loadConfig();
@@ -32,8 +43,10 @@ async function main(): Promise<RunningService> {
   const tracing = startTracing({ serviceName: EDGE_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-edge' });
   for (const w of launchWarnings()) logger.warn(w.fields, w.message);
-  const backend = await openClusterBackend(config, `edge-${config.edgeId}`);
+  const backend = await openClusterBackend(config, `edge-${config.edgeId}`, logger);
   const { nc, pg } = backend;
+  // Requests use the stores and the log under PTYWS_DEPENDENCY_TIMEOUT_MS (503 past it); start-up as they are.
+  const stores = backend.requests;
 
   // The bootstrap admin token is stored as a hash like any other, once per deployment.
   const adminToken = config.adminToken ?? generateToken();
@@ -59,14 +72,18 @@ async function main(): Promise<RunningService> {
   const revokedSubject = `${config.natsPrefix}.tokens.revoked`;
   // Which agents are alive and what each hosts: hello advertises it, placement honours it.
   const agents = await AgentDirectory.start(nc, { prefix: config.natsPrefix });
-  const control = new NatsSessionControl(nc, {
+  const nats = new NatsSessionControl(nc, {
     prefix: config.natsPrefix,
-    registry: pg.sessions,
+    registry: stores.sessions,
     taskTimeoutMs: config.taskTimeoutS * 1000 + 5000,
     placement: (instanceId, backend) => agents.agentFor(instanceId, backend),
     // An agent at its session cap: the others are tried before RATE_LIMITED is the answer.
     alternatives: (instanceId, backend) => agents.agentsFor(instanceId, backend),
   });
+  // Requests that start or end something answer 503 at once while NATS or Postgres is away, or
+  // within the deadline when Postgres hangs, not after the control timeout; a connection's
+  // keystrokes and joins wait for the reconnect as before.
+  const control = failFastWhileDown(nats, () => backend.available(), REQUEST_CONTROL_CALLS);
   const heartbeat = startEdgeHeartbeat(nc, { prefix: config.natsPrefix, edgeId: config.edgeId });
   // The audit trail is the Postgres table (shared by every edge), plus JSON lines if PTYWS_AUDIT_LOG is set.
   const metrics = new Metrics({ labels: { edge: config.edgeId } });
@@ -79,23 +96,24 @@ async function main(): Promise<RunningService> {
     limitsExchange: natsLimitsExchange(nc, config.natsPrefix),
     config,
     control,
-    log: backend.log,
-    registry: pg.sessions,
-    tokens: pg.tokens,
-    transcripts: pg.transcripts,
-    membership: backend.membership,
+    log: stores.log,
+    registry: stores.sessions,
+    tokens: stores.tokens,
+    transcripts: stores.transcripts,
+    membership: stores.membership,
     logger,
     sessionHost: () => agents.sessionHost(config.instanceId) ?? NATIVE_ONLY,
     metrics,
     ready: () => backend.healthy(),
+    unavailable: () => backend.unavailable(),
     onTokenRevoked: (tokenId) => nc.publish(revokedSubject, tokenId),
     // A2A over HTTP+JSON, JSON-RPC and gRPC: the shared Postgres tasks and push configs.
     a2a: new A2aCore({
       control,
-      tasks: pg.tasks,
-      registry: pg.sessions,
-      log: backend.log,
-      pushConfigs: pg.pushConfigs,
+      tasks: stores.tasks,
+      registry: stores.sessions,
+      log: stores.log,
+      pushConfigs: stores.pushConfigs,
     }),
   });
   // Revocations made on other edges close this edge's connections of that token too.

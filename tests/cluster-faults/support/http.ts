@@ -6,21 +6,23 @@ export interface TimedResponse {
   text: string;
   body: unknown;
   ms: number;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /**
  * One HTTP request on its own connection with a hard deadline: a fault test must tell "answered
- * with an error" from "hung", so a hang rejects instead of waiting for jest's timeout.
+ * with an error" from "hung", so a hang rejects instead of waiting for jest's timeout. An upgrade
+ * request (`headers` asking for one) that is accepted answers status 101 and is closed at once.
  */
 export function httpRequest(
   baseUrl: string,
   method: string,
   path: string,
-  opts: { token?: string; json?: unknown; timeoutMs?: number } = {},
+  opts: { token?: string; json?: unknown; timeoutMs?: number; headers?: Record<string, string> } = {},
 ): Promise<TimedResponse> {
   const started = Date.now();
   const timeoutMs = opts.timeoutMs ?? 10_000;
-  const headers: Record<string, string> = { Connection: 'close' };
+  const headers: Record<string, string> = { Connection: 'close', ...opts.headers };
   if (opts.token) headers['Authorization'] = `Bearer ${opts.token}`;
   const body = opts.json === undefined ? undefined : JSON.stringify(opts.json);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -42,9 +44,15 @@ export function httpRequest(
           text,
           body: parsed,
           ms: Date.now() - started,
+          headers: res.headers,
         });
       });
       res.on('error', reject);
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      const ms = Date.now() - started;
+      resolve({ status: res.statusCode ?? 0, contentType: '', text: '', body: undefined, ms, headers: res.headers });
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)));
     req.on('error', reject);

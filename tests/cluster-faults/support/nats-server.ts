@@ -18,13 +18,15 @@ export class OwnNatsServer {
   private constructor(
     readonly port: number,
     readonly storeDir: string,
+    /** More arguments (a cluster member's name and routes); `jetstream: false` serves no streams. */
+    private readonly options: { args?: readonly string[]; jetstream?: boolean } = {},
   ) {
     // Safety net for a worker that dies without afterAll: never leave a server behind.
     process.once('exit', this.killOnExit);
   }
 
-  static async start(): Promise<OwnNatsServer> {
-    const server = new OwnNatsServer(await freePort(), mkdtempSync(path.join(tmpdir(), 'ptyws-nats-')));
+  static async start(options: { args?: readonly string[]; jetstream?: boolean } = {}): Promise<OwnNatsServer> {
+    const server = new OwnNatsServer(await freePort(), mkdtempSync(path.join(tmpdir(), 'ptyws-nats-')), options);
     await server.start();
     return server;
   }
@@ -41,9 +43,9 @@ export class OwnNatsServer {
   start(): Promise<void> {
     if (this.running) return Promise.resolve();
     this.log = '';
-    const child = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const jetstream = this.options.jetstream === false ? [] : ['-js', '-sd', this.storeDir];
+    const args = ['-a', '127.0.0.1', '-p', String(this.port), ...jetstream, ...(this.options.args ?? [])];
+    const child = spawn(BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`nats-server not ready in 10 s:\n${this.log}`)), 10_000);

@@ -6,7 +6,7 @@
  * runs as the `postgres` system user (runuser) over a temp dir it owns.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,6 +76,29 @@ export class OwnPostgres {
   /** `fast`: clients are disconnected at once, like a crash as far as they can tell. */
   stop(mode: 'fast' | 'immediate' = 'fast'): void {
     this.pgCtl(['stop', '-w', '-m', mode]);
+  }
+
+  /**
+   * SIGSTOPs the server and every backend (SIGCONT with `thaw`): connections stay open and nothing
+   * answers, as with a hung host or a partition, where only a deadline ends a wait.
+   */
+  freeze(): void {
+    for (const pid of this.serverPids()) process.kill(pid, 'SIGSTOP');
+  }
+
+  thaw(): void {
+    for (const pid of this.serverPids()) process.kill(pid, 'SIGCONT');
+  }
+
+  /** The postmaster (first line of postmaster.pid) and its children. */
+  private serverPids(): number[] {
+    const postmaster = Number(readFileSync(path.join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)])
+      .toString()
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
+    return [postmaster, ...children];
   }
 
   /** Stops the server (if running) and deletes the instance. Idempotent. */

@@ -1,4 +1,5 @@
 import { BindingError, errorPayload } from '@pty-ws/protocol';
+import { isDependencyUnavailable } from '@pty-ws/ports';
 import type { Logger } from '../logger';
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocketBehavior } from '../uws';
 import type { HostPolicy } from './host-policy';
@@ -164,6 +165,7 @@ function answerFailure(res: HttpResponse, err: unknown, logger: Logger, pattern:
       res.writeStatus(statusLine(status));
       res.writeHeader('content-type', 'application/json');
       res.writeHeader('cache-control', 'no-store');
+      if (isDependencyUnavailable(err)) res.writeHeader('retry-after', String(err.retryAfterS));
       res.end(JSON.stringify(body));
     });
   } catch {

@@ -1,4 +1,5 @@
 import { BindingError, MAX_JSON_DEPTH, errorPayload, jsonTooDeep, type BindingErrorCode } from '@pty-ws/protocol';
+import { isDependencyUnavailable } from '@pty-ws/ports';
 import type { HttpResponse } from '../uws';
 import { PROCESS_BODY_BUDGET, type BodyBudget } from './body-budget';
 import { trackingOf } from './response-tracking';
@@ -68,8 +69,11 @@ export function sendError(r: Responder, code: BindingErrorCode, message: string,
   sendJson(r, status ?? err.httpStatus, { error: errorPayload(code, message) });
 }
 
+/** A thrown error as its JSON answer; a dependency outage is 503 with Retry-After. */
 export function sendCaught(r: Responder, err: unknown): void {
-  if (err instanceof BindingError) {
+  if (isDependencyUnavailable(err)) {
+    sendJson(r, err.httpStatus, { error: err.toPayload() }, { 'retry-after': String(err.retryAfterS) });
+  } else if (err instanceof BindingError) {
     sendJson(r, err.httpStatus, { error: err.toPayload() });
   } else {
     sendError(r, 'INTERNAL', 'internal server error');

@@ -7,7 +7,7 @@ import {
   newId,
   tryDecodePathSegment,
 } from '@pty-ws/protocol';
-import type { SessionRegistry } from '@pty-ws/ports';
+import { DependencyUnavailable, isDependencyUnavailable, type SessionRegistry } from '@pty-ws/ports';
 import { AuthError, bearerFromHeader, canObserve, type Authenticator, type Principal } from '../auth';
 import { sendCaught, sendError, sendJson, responder, type Responder } from '../http/respond';
 import { SpanKind, contextFromHeaders, globalTracer, inSpan } from '@pty-ws/telemetry';
@@ -72,6 +72,8 @@ export interface UpgradeDeps {
   onRateLimited?: (limit: Refusal['limit']) => void;
   /** Refuses plain ws:// when the operator asked for it; absent: every transport is accepted. */
   transport?: TransportPolicy;
+  /** A dependency an attach needs that is down now (cluster: NATS): the upgrade gets 503. */
+  unavailable?: () => string | undefined;
 }
 
 /** Everything an upgrade needs, copied out of the request before the first await (uWS rule). */
@@ -128,6 +130,8 @@ export function upgradeHandler(deps: UpgradeDeps) {
       parent,
     );
     void inSpan(span, () => admitted(deps, r, u, context), parent).catch((err: unknown) => {
+      // An outage is logged once by the backend's health, not per refused upgrade.
+      if (isDependencyUnavailable(err)) return sendCaught(r, err);
       deps.logger.error({ err: (err as Error).message }, 'upgrade failed');
       sendError(r, 'INTERNAL', 'upgrade failed');
     });
@@ -229,6 +233,8 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
   if (principal.sessionId !== undefined && principal.sessionId !== sessionId) {
     return sendError(r, 'PERMISSION_DENIED', 'the token is bound to another session', 403);
   }
+  const down = deps.unavailable?.();
+  if (down) throw new DependencyUnavailable(down, 'disconnected');
   const session = await deps.registry.get(sessionId);
   if (!session || session.instanceId !== instanceId) {
     return sendError(r, 'INVALID_REQUEST', `session '${sessionId}' not found on instance '${instanceId}'`, 404);

@@ -123,15 +123,16 @@ export async function noExtendedCard(): Promise<never> {
 }
 
 /** Refusals the transport decides, sent with their HTTP status; every other error travels with 200. */
-const TRANSPORT_REFUSALS = new Set(['Unauthenticated', 'PermissionDenied', 'RateLimited']);
+const TRANSPORT_REFUSALS = new Set(['Unauthenticated', 'PermissionDenied', 'RateLimited', 'Unavailable']);
 
 /**
  * JSON-RPC errors travel with HTTP 200 (the error is in the body), except the ones the transport
- * decides: 401/403 for credentials, 429 (with Retry-After) past a rate limit.
+ * decides: 401/403 for credentials, 429 (with Retry-After) past a rate limit, 503 (with
+ * Retry-After) while a store or the log is unreachable.
  */
 export function sendJsonRpcError(call: HttpCall, id: Id, err: A2aError): void {
   const status = TRANSPORT_REFUSALS.has(err.type) ? err.httpStatus : 200;
-  const retry = err.type === 'RateLimited' ? err.data?.['retry_after_s'] : undefined;
+  const retry = err.retryAfterS;
   const headers: Record<string, string> = typeof retry === 'number' ? { 'retry-after': String(retry) } : {};
   writeJson(call, status, { jsonrpc: '2.0', id, error: jsonRpcError(err) }, headers);
 }

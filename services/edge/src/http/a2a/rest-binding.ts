@@ -133,8 +133,8 @@ export async function serveRest(ops: A2aOperations, call: HttpCall, ctx: CallCon
 
 export function sendRestError(call: HttpCall, err: A2aError): void {
   const status = err.data?.['http_status'] === 405 ? 405 : err.httpStatus;
-  // Rate limits say when to come back, like the 429 of an attach upgrade.
-  const retry = err.type === 'RateLimited' ? err.data?.['retry_after_s'] : undefined;
+  // Rate limits and outages say when to come back, like the 429/503 of an attach upgrade.
+  const retry = err.retryAfterS;
   writeJson(call, status, restErrorBody(err), typeof retry === 'number' ? { 'retry-after': String(retry) } : {});
 }
 
