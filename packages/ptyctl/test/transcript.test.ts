@@ -125,7 +125,7 @@ describe('ptyctl transcript', () => {
     expect(lines[1]).toMatch(/^\d+(-\d+)?: .*and SPLIT-ME again/);
   });
 
-  it('exits 4 for an unknown session and 3 without the scope', async () => {
+  it('exits 4 for an unknown session, and for another session than its token is bound to', async () => {
     const missing = await ptyctl(['transcript', 'no-such-session'], env);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/^ptyctl: .*HTTP 404\)\n$/);
@@ -138,6 +138,7 @@ describe('ptyctl transcript', () => {
       json: { argv: ['/bin/sh', '-c', 'sleep 30'], env: ENV },
     });
     const otherId = (other.body as { session_id: string }).session_id;
-    expect((await ptyctl(['transcript', otherId], { ...env, PTYWS_TOKEN: token })).code).toBe(3);
+    // The server answers a bound token's look at another session as it answers a missing one.
+    expect((await ptyctl(['transcript', otherId], { ...env, PTYWS_TOKEN: token })).code).toBe(4);
   });
 });
