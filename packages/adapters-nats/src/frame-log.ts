@@ -20,7 +20,7 @@ import { AppendChannel, type Channel } from './append-channel';
 import { decode, decodeMeta, encodeEntry, encodeMark } from './codec';
 import { frameStreamConfig, resolveFrameLogOptions, type JetStreamFrameLogOptions } from './frame-log-options';
 import { LiveFeed } from './live-feed';
-import { ensureStream } from './setup';
+import { ensureStream, requireClusterForReplicas } from './setup';
 import { seqOf, SubjectReader, type Located } from './subject-reader';
 import { FrameSubjects } from './subjects';
 
@@ -118,6 +118,7 @@ export class JetStreamFrameLog implements FrameLog {
   static async open(nc: NatsConnection, options: JetStreamFrameLogOptions = {}): Promise<JetStreamFrameLog> {
     const resolved = resolveFrameLogOptions(options);
     const subjects = new FrameSubjects(resolved.prefix);
+    requireClusterForReplicas(nc, resolved.replicas, `JetStream stream '${resolved.stream}'`);
     const jsm = await jetstreamManager(nc);
     await ensureStream(jsm, frameStreamConfig(resolved, subjects));
     const js = jetstream(nc);

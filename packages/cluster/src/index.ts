@@ -42,11 +42,13 @@ export async function openClusterBackend(config: Config, name: string): Promise<
   }
   const log = await JetStreamFrameLog.open(nc, {
     prefix: config.natsPrefix,
+    replicas: config.jetstreamReplicas,
     // Its own connection, never reconnecting, so appends can be pipelined without risking a hole.
     appendConnection: () => connectNats(natsUrl, `${name} (frame log appends)`, { reconnect: false }),
   });
   const membership = await KvMembershipStore.open(nc, {
     bucket: `${config.natsPrefix.replace(/\./g, '_')}_membership`,
+    replicas: config.jetstreamReplicas,
   });
 
   let natsUp = true;

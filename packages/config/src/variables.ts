@@ -129,7 +129,8 @@ const SPECS: SpecTable = {
   natsUrl: {
     name: 'PTYWS_NATS_URL',
     default: '(unset: single-node mode)',
-    description: 'NATS servers with JetStream; together with PTYWS_DATABASE_URL it selects cluster mode.',
+    description:
+      'NATS servers with JetStream, comma-separated (every node of a NATS cluster); together with PTYWS_DATABASE_URL it selects cluster mode.',
     rule: natsUrls(),
     defaultValue: () => undefined,
   },
@@ -146,6 +147,13 @@ const SPECS: SpecTable = {
     default: 'ptyws',
     description: 'NATS subject prefix and stream/bucket name stem; separates deployments sharing one NATS.',
     rule: subjectPrefix(),
+  },
+  jetstreamReplicas: {
+    name: 'PTYWS_JETSTREAM_REPLICAS',
+    default: '1',
+    description:
+      'Replicas of every JetStream stream and KV bucket pty-ws creates; more than 1 needs a NATS cluster (3 survives a node loss).',
+    rule: integer(1, 5),
   },
   dbSchema: {
     name: 'PTYWS_DB_SCHEMA',
