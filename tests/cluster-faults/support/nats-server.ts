@@ -3,7 +3,7 @@
  * and restart it. The machine's NATS on 4222 is never touched.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@pty-ws/testkit';
@@ -18,6 +18,8 @@ export class OwnNatsServer {
   private constructor(
     readonly port: number,
     readonly storeDir: string,
+    /** Extra command-line arguments (a cluster member's name and routes). */
+    private readonly extraArgs: readonly string[] = [],
   ) {
     // Safety net for a worker that dies without afterAll: never leave a server behind.
     process.once('exit', this.killOnExit);
@@ -27,6 +29,42 @@ export class OwnNatsServer {
     const server = new OwnNatsServer(await freePort(), mkdtempSync(path.join(tmpdir(), 'ptyws-nats-')));
     await server.start();
     return server;
+  }
+
+  /**
+   * `size` servers forming one JetStream cluster (routes between all of them, each its own name
+   * and store); resolves once every one is ready. Wait for JetStream itself with the cluster's
+   * `jetStreamReady` (its meta leader is elected a moment later).
+   */
+  static async startCluster(size = 3): Promise<OwnNatsServer[]> {
+    const name = `ptyws-test-${process.pid}`;
+    const clusterPorts: number[] = [];
+    const servers: OwnNatsServer[] = [];
+    for (let i = 0; i < size; i++) clusterPorts.push(await freePort());
+    const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
+    for (let i = 0; i < size; i++) {
+      const storeDir = mkdtempSync(path.join(tmpdir(), `ptyws-nats-n${i + 1}-`));
+      const args = ['--server_name', `n${i + 1}`, '--cluster_name', name, '--cluster'];
+      args.push(`nats://127.0.0.1:${clusterPorts[i]}`, '--routes', routes, '-m', String(await freePort()));
+      servers.push(new OwnNatsServer(await freePort(), storeDir, args));
+    }
+    await Promise.all(servers.map((s) => s.start()));
+    return servers;
+  }
+
+  /** Names of the clients connected to this server now (from its monitoring port; cluster members only). */
+  async clientNames(): Promise<string[]> {
+    const i = this.extraArgs.indexOf('-m');
+    if (i < 0) throw new Error('this nats-server has no monitoring port');
+    const res = await fetch(`http://127.0.0.1:${this.extraArgs[i + 1]}/connz?limit=1024`);
+    const body = (await res.json()) as { connections?: { name?: string }[] };
+    return (body.connections ?? []).map((c) => c.name ?? '');
+  }
+
+  /** The server's name in a cluster (`n1`, …), as JetStream's stream info names its leader. */
+  get serverName(): string | undefined {
+    const i = this.extraArgs.indexOf('--server_name');
+    return i >= 0 ? this.extraArgs[i + 1] : undefined;
   }
 
   get url(): string {
@@ -41,7 +79,8 @@ export class OwnNatsServer {
   start(): Promise<void> {
     if (this.running) return Promise.resolve();
     this.log = '';
-    const child = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
+    const args = ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir, ...this.extraArgs];
+    const child = spawn(BINARY, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -72,6 +111,13 @@ export class OwnNatsServer {
     child.kill(signal);
     await exited;
     clearTimeout(hard);
+  }
+
+  /** Deletes everything the (stopped) server stored: it starts again as a new, empty member. */
+  wipeStore(): void {
+    if (this.running) throw new Error('wipeStore needs a stopped server');
+    rmSync(this.storeDir, { recursive: true, force: true });
+    mkdirSync(this.storeDir);
   }
 
   /** Stops the server and deletes its store. */
