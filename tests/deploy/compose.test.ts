@@ -65,9 +65,11 @@ test('validates against the Compose Specification schema', () => {
   expect(ok).toBe(true);
 });
 
+const natsNodes = Object.entries(services).filter(([, s]) => /^nats:/.test(s.image ?? ''));
+
 test('has the cluster: nats (JetStream), postgres, 2+ edges behind a load balancer, an agent, prometheus, grafana', () => {
-  expect(services.nats).toBeDefined();
-  expect(services.nats!.command).toContain('-js');
+  expect(natsNodes.length).toBeGreaterThanOrEqual(1);
+  for (const [, s] of natsNodes) expect(s.command).toContain('-js');
   expect(services.postgres?.image).toMatch(/^postgres:/);
   expect(edges.length).toBeGreaterThanOrEqual(2);
   expect(agents.length).toBeGreaterThanOrEqual(1);
@@ -91,6 +93,25 @@ test('every PTYWS_*/OTEL_* variable is in the contract; secrets are never litera
   }
 });
 
+test('the NATS nodes form one JetStream cluster: unique names, routes to every node', () => {
+  expect(natsNodes).toHaveLength(3);
+  const arg = (command: string, flag: string) => new RegExp(`${flag} (\\S+)`).exec(command)?.[1];
+  const names = natsNodes.map(([, s]) => arg(s.command, '--server_name'));
+  expect(new Set(names).size).toBe(natsNodes.length);
+  for (const [, s] of natsNodes) {
+    expect(arg(s.command, '--cluster_name')).toBe(arg(natsNodes[0]![1].command, '--cluster_name'));
+    const port = new URL(arg(s.command, '--cluster')!).port;
+    expect(s.expose).toContain(port);
+    const routes = arg(s.command, '--routes')!
+      .split(',')
+      .map((r) => new URL(r));
+    expect(routes.map((r) => r.hostname).sort()).toEqual(natsNodes.map(([n]) => n).sort());
+    for (const r of routes) expect(r.port).toBe(port);
+    const store = arg(s.command, '-sd')!;
+    expect((s.volumes as string[]).some((v) => v.endsWith(`:${store}`))).toBe(true);
+  }
+});
+
 test('edges and agents are configured consistently with their dependencies', () => {
   const grace = (s: Obj) => Number(envOf(s).PTYWS_GRACE_PERIOD_S ?? DEFAULTS.gracePeriodS);
   const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)![1]);
@@ -99,12 +120,17 @@ test('edges and agents are configured consistently with their dependencies', () 
     const env = envOf(s);
     expect([name, env.PTYWS_HOST]).toEqual([name, '0.0.0.0']);
     expect(seconds(s.stop_grace_period)).toBeGreaterThan(grace(s));
-    // NATS URL -> the nats service; Postgres URL -> the postgres service and its credentials.
-    const nats = new URL(env.PTYWS_NATS_URL!);
-    expect(nats.protocol).toBe('nats:');
-    expect(services[nats.hostname]).toBeDefined();
-    expect(Number(nats.port)).toBe(DEFAULTS.natsClientPort);
-    expect(services[nats.hostname]!.expose).toContain(String(DEFAULTS.natsClientPort));
+    // NATS URL -> every nats service, with as many replicas as nodes; Postgres URL -> the
+    // postgres service and its credentials.
+    const servers = env.PTYWS_NATS_URL!.split(',').map((u) => new URL(u));
+    for (const nats of servers) {
+      expect(nats.protocol).toBe('nats:');
+      expect(services[nats.hostname]).toBeDefined();
+      expect(Number(nats.port)).toBe(DEFAULTS.natsClientPort);
+      expect(services[nats.hostname]!.expose).toContain(String(DEFAULTS.natsClientPort));
+    }
+    expect(servers.map((u) => u.hostname).sort()).toEqual(natsNodes.map(([n]) => n).sort());
+    expect(Number(env.PTYWS_JETSTREAM_REPLICAS ?? 1)).toBe(natsNodes.length);
     const db = new URL(interpolateDefaults(env.PTYWS_DATABASE_URL!));
     const pg = services[db.hostname]!;
     expect(pg).toBeDefined();
