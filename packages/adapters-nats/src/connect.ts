@@ -10,7 +10,8 @@ export type NatsConnectOptions = Omit<NodeConnectionOptions, 'servers' | 'name'>
  *
  * `url` is one server or a comma-separated list (the nodes of a NATS cluster). The client gets the
  * list as an array: given the whole string it would take it as a single URL and dial only its
- * last server. It connects to any node that answers and, after a drop, goes on to another one.
+ * last server. It connects to any node that answers and, after a drop, goes on to another one;
+ * it shuffles the list (its default), so connections spread over the nodes.
  *
  * Defaults suit a long-running service: a 5 s first-connect timeout so a wrong URL fails start-up
  * promptly, then unlimited reconnects so a NATS restart does not take the service down with it.
