@@ -29,7 +29,7 @@ export async function ensureStream(jsm: JetStreamManager, config: OwnedStreamCon
       } catch (error) {
         // Another process created it between our info and add: fall through to the update check.
         const raced = await infoOrUndefined(jsm, config.name);
-        if (!raced) throw error;
+        if (!raced) throw withReplicaAdvice(error, config.num_replicas ?? 1);
         return await reconcile(jsm, raced, config);
       }
     }
@@ -60,6 +60,16 @@ async function reconcile(jsm: JetStreamManager, info: StreamInfo, want: OwnedStr
     if (have.num_replicas === replicas) throw error;
     throw replicaChangeError(want.name, have.num_replicas, replicas, error);
   }
+}
+
+/** A create with several replicas fails when too few JetStream servers are up: say which setting asks for them. */
+function withReplicaAdvice(error: unknown, replicas: number): unknown {
+  if (replicas <= 1) return error;
+  return new Error(
+    `${(error as Error).message} (creating it with ${replicas} replicas, PTYWS_JETSTREAM_REPLICAS, needs ${replicas} ` +
+      'JetStream servers up in the cluster)',
+    { cause: error },
+  );
 }
 
 function replicaChangeError(stream: string, from: number, to: number, error: unknown): Error {
@@ -105,7 +115,9 @@ export async function ensureBucket(nc: NatsConnection, bucket: string, options: 
   const what = `JetStream KV bucket '${bucket}'`;
   requireClusterForReplicas(nc, options.replicas ?? 1, what);
   try {
-    const kv = await new Kvm(nc).create(bucket, { history: 1, ...options });
+    const kv = await new Kvm(nc)
+      .create(bucket, { history: 1, ...options })
+      .catch((error: unknown) => Promise.reject(withReplicaAdvice(error, options.replicas ?? 1)));
     if (options.replicas !== undefined) await ensureReplicas(nc, `KV_${bucket}`, options.replicas);
     return kv;
   } catch (error) {
