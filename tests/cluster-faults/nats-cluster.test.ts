@@ -2,9 +2,10 @@
  * A 3-node NATS JetStream cluster under the cluster (1 agent, 2 edges), given to every process
  * as one comma-separated PTYWS_NATS_URL, every stream and bucket with 3 replicas. While a session
  * prints numbered lines to observers on both edges, each node is killed (SIGKILL) in turn and
- * started again: the one the agent appends through, the stream's leader, a follower, and the
- * leader once more with its store deleted before the restart. Every observer must end with every
- * line exactly once, in order, with no sequence hole, and a late reader must find the whole log.
+ * started again: the one the agent appends through, JetStream's meta leader, the stream's leader,
+ * a follower, and the stream's leader once more with its store deleted before the restart. Every
+ * observer must end with every line exactly once, in order, with no sequence hole, and a late
+ * reader must find the whole log.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats, defaultFrameStreamName, JetStreamFrameLog, KvMembershipStore } from '@pty-ws/adapters-nats';
+import type { OutputEntry } from '@pty-ws/ports';
 import { delay, joinSession, waitUntil, type TestClient } from '@pty-ws/testkit';
 import { sequenceReport, since, useFaultCluster, type FaultCluster } from './support/cluster';
 import { OwnNatsServer } from './support/nats-server';
@@ -77,6 +79,11 @@ function node(name: string | undefined): OwnNatsServer {
   const found = nodes.find((n) => n.serverName === name);
   if (!found) throw new Error(`no nats-server named ${name}`);
   return found;
+}
+
+function outputEntry(seq: number): OutputEntry {
+  const id = `00000000-0000-7000-8000-${String(seq).padStart(12, '0')}`;
+  return { type: 'output', seq, id, ts: Date.now(), stream: 'stdout', data: new TextEncoder().encode(`out ${seq}\n`) };
 }
 
 /** Line numbers of `line_<n>` in what the client received. */
@@ -192,6 +199,16 @@ async function moveLeader(
   }
 }
 
+/** The node the JetStream meta leader runs on. */
+async function metaLeaderNode(): Promise<OwnNatsServer> {
+  const name = await waitUntil(
+    async () => (await Promise.all(nodes.map((n) => n.metaLeader().catch(() => undefined)))).find((l) => l),
+    30_000,
+    'a JetStream meta leader',
+  );
+  return node(name);
+}
+
 /** The node holding the agent's frame-log append connection. */
 async function agentAppendNode(f: FaultCluster): Promise<OwnNatsServer> {
   const name = `agent-${f.cluster.agents[0]!.agentId} (frame log appends)`;
@@ -265,6 +282,31 @@ describe('a 3-node NATS JetStream cluster with 3 replicas', () => {
     }
   });
 
+  it('reads a short range while the JetStream meta leader is gone (direct gets, no consumer)', async () => {
+    const stream = `PTYWS_FRAMES_META_${process.pid}`;
+    const victim = await metaLeaderNode();
+    // The reader is on the other nodes: a request written to the dying node's socket is lost anyway.
+    const others = nodes.filter((n) => n !== victim).map((n) => n.url);
+    const readerNc = await connectNats(others.join(','), 'nats-cluster test reader');
+    const log = await JetStreamFrameLog.open(readerNc, { prefix: `meta${process.pid}`, stream, replicas: 3 });
+    try {
+      for (let seq = 1; seq <= 10; seq++) await log.append('s', outputEntry(seq));
+      await moveLeader(nc, jsm, stream, (leader) => leader !== victim.serverName);
+      await victim.stop('SIGKILL');
+      try {
+        // A consumer would be created by the meta leader: until another is elected, no answer.
+        expect((await log.read('s', 2, { toSeq: 9 })).map((e) => e.seq)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+      } finally {
+        await victim.start();
+      }
+      await waitReplicated(jsm, stream);
+    } finally {
+      await log.close();
+      await jsm.streams.delete(stream).catch(() => undefined);
+      await readerNc.close();
+    }
+  });
+
   it('loses no line and no sequence when each node in turn is killed and restarted', async () => {
     const f = fc();
     const stream = defaultFrameStreamName(f.cluster.natsPrefix);
@@ -276,6 +318,10 @@ describe('a 3-node NATS JetStream cluster with 3 replicas', () => {
       const appendNode = await agentAppendNode(f);
       await moveLeader(nc, jsm, stream, (leader) => leader !== appendNode.serverName);
       resume["the agent's node"] = await killAndRestart(f, jsm, stream, s, appendNode, "the agent's node");
+      // JetStream's meta leader (not the stream's): requests that create consumers wait for the next one.
+      const meta = await metaLeaderNode();
+      await moveLeader(nc, jsm, stream, (leader) => leader !== meta.serverName);
+      resume['meta leader'] = await killAndRestart(f, jsm, stream, s, meta, 'meta leader');
       const leader = (await waitReplicated(jsm, stream)).leader;
       resume['stream leader'] = await killAndRestart(f, jsm, stream, s, node(leader), 'stream leader');
       const followers = (await waitReplicated(jsm, stream)).replicas!.map((r) => node(r.name));

@@ -54,11 +54,19 @@ export class OwnNatsServer {
 
   /** Names of the clients connected to this server now (from its monitoring port; cluster members only). */
   async clientNames(): Promise<string[]> {
+    const body = (await this.monitor('connz?limit=1024')) as { connections?: { name?: string }[] };
+    return (body.connections ?? []).map((c) => c.name ?? '');
+  }
+
+  /** The server the JetStream meta leader runs on, as this one knows it (cluster members only). */
+  async metaLeader(): Promise<string | undefined> {
+    return ((await this.monitor('jsz')) as { meta_cluster?: { leader?: string } }).meta_cluster?.leader;
+  }
+
+  private async monitor(endpoint: string): Promise<unknown> {
     const i = this.extraArgs.indexOf('-m');
     if (i < 0) throw new Error('this nats-server has no monitoring port');
-    const res = await fetch(`http://127.0.0.1:${this.extraArgs[i + 1]}/connz?limit=1024`);
-    const body = (await res.json()) as { connections?: { name?: string }[] };
-    return (body.connections ?? []).map((c) => c.name ?? '');
+    return (await fetch(`http://127.0.0.1:${this.extraArgs[i + 1]}/${endpoint}`)).json();
   }
 
   /** The server's name in a cluster (`n1`, …), as JetStream's stream info names its leader. */
