@@ -29,8 +29,17 @@ export function requireClusterConfig(config: Config, role: string): { natsUrl: s
   return { natsUrl: config.natsUrl, databaseUrl: config.databaseUrl };
 }
 
+/** Where the backend reports what goes wrong after start (one JSON line each, as the services log). */
+export interface BackendLogger {
+  warn(obj: object, msg: string): void;
+}
+
 /** Connects to NATS and Postgres (clear errors naming the URL), ensures streams, buckets, tables. */
-export async function openClusterBackend(config: Config, name: string): Promise<ClusterBackend> {
+export async function openClusterBackend(
+  config: Config,
+  name: string,
+  logger?: BackendLogger,
+): Promise<ClusterBackend> {
   const { natsUrl, databaseUrl } = requireClusterConfig(config, name);
   const nc = await connectNats(natsUrl, name);
   let pg: PostgresAdapters;
@@ -43,6 +52,14 @@ export async function openClusterBackend(config: Config, name: string): Promise<
   const log = await JetStreamFrameLog.open(nc, {
     prefix: config.natsPrefix,
     replicas: config.jetstreamReplicas,
+    // A read that failed while a NATS node went away (the feed retries it): a log line, not a stack on stderr.
+    ...(logger && {
+      onSubscriberError: (error: unknown, sessionId: string) =>
+        logger.warn(
+          { session_id: sessionId, err: error instanceof Error ? error.message : String(error) },
+          'frame log subscriber failed',
+        ),
+    }),
     // Its own connection, never reconnecting, so appends can be pipelined without risking a hole.
     appendConnection: () => connectNats(natsUrl, `${name} (frame log appends)`, { reconnect: false }),
   });

@@ -31,7 +31,7 @@ async function main(): Promise<RunningService> {
   const tracing = startTracing({ serviceName: EDGE_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-edge' });
   for (const w of launchWarnings()) logger.warn(w.fields, w.message);
-  const backend = await openClusterBackend(config, `edge-${config.edgeId}`);
+  const backend = await openClusterBackend(config, `edge-${config.edgeId}`, logger);
   const { nc, pg } = backend;
 
   // The bootstrap admin token is stored as a hash like any other, once per deployment.

@@ -20,7 +20,7 @@ async function main(): Promise<RunningService> {
   const tracing = startTracing({ serviceName: AGENT_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-agent' });
   for (const w of launchWarnings()) logger.warn(w.fields, w.message);
-  const backend = await openClusterBackend(config, `agent-${config.agentId}`);
+  const backend = await openClusterBackend(config, `agent-${config.agentId}`, logger);
   const metrics = new Metrics({ labels: { agent: config.agentId } });
 
   const orphans = await closeOrphanedSessions(config.agentId, config.instanceId, backend.pg.sessions, backend.log);
