@@ -21,6 +21,11 @@ import { OwnNatsServer } from './support/nats-server';
 jest.setTimeout(240_000);
 
 let nodes: OwnNatsServer[] = [];
+/** Directories of the tests' stop files, removed after the file's tests. */
+const scratchDirs: string[] = [];
+afterAll(() => {
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+});
 const natsUrl = (): string => nodes.map((n) => n.url).join(',');
 const fc = useFaultCluster(
   { jetstreamReplicas: 3 },
@@ -118,6 +123,7 @@ async function startStreaming(f: FaultCluster): Promise<Streaming> {
     watchers.push(w);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'ptyws-nats-cluster-'));
+  scratchDirs.push(dir);
   const stopFile = path.join(dir, 'stop');
   typist.input(`i=0; while [ ! -e ${stopFile} ]; do i=$((i+1)); echo line_$i; sleep 0.02; done; echo stream_end_$i\n`);
   const clients = [typist, ...watchers];
@@ -351,7 +357,6 @@ describe('a 3-node NATS JetStream cluster with 3 replicas', () => {
       expect(sequenceReport(c.frames).problems).toEqual([]);
       expect(linesOf(c)).toEqual(every);
     }
-    rmSync(path.dirname(s.stopFile), { recursive: true, force: true });
 
     // The whole log, from a reader that was not there: also through the node rebuilt from nothing.
     const reader = await f.attach(f.cluster.edges[1]!, s.sessionId);
