@@ -72,9 +72,11 @@ test('validates against the Compose Specification schema', () => {
   expect(ok).toBe(true);
 });
 
+const natsNodes = Object.entries(services).filter(([, s]) => /^nats:/.test(s.image ?? ''));
+
 test('has the cluster: nats (JetStream), postgres, 2+ edges behind a load balancer, an agent, prometheus, grafana', () => {
-  expect(services.nats).toBeDefined();
-  expect(services.nats!.command).toContain('-js');
+  expect(natsNodes.length).toBeGreaterThanOrEqual(1);
+  for (const [, s] of natsNodes) expect(s.command).toContain('-js');
   expect(services.postgres?.image).toMatch(/^postgres:/);
   expect(edges.length).toBeGreaterThanOrEqual(2);
   expect(agents.length).toBeGreaterThanOrEqual(1);
@@ -98,6 +100,25 @@ test('every PTYWS_*/OTEL_* variable is in the contract; secrets are never litera
   }
 });
 
+test('the NATS nodes form one JetStream cluster: unique names, routes to every node', () => {
+  expect(natsNodes).toHaveLength(3);
+  const arg = (command: string, flag: string) => new RegExp(`${flag} (\\S+)`).exec(command)?.[1];
+  const names = natsNodes.map(([, s]) => arg(s.command, '--server_name'));
+  expect(new Set(names).size).toBe(natsNodes.length);
+  for (const [, s] of natsNodes) {
+    expect(arg(s.command, '--cluster_name')).toBe(arg(natsNodes[0]![1].command, '--cluster_name'));
+    const port = new URL(arg(s.command, '--cluster')!).port;
+    expect(s.expose).toContain(port);
+    const routes = arg(s.command, '--routes')!
+      .split(',')
+      .map((r) => new URL(r));
+    expect(routes.map((r) => r.hostname).sort()).toEqual(natsNodes.map(([n]) => n).sort());
+    for (const r of routes) expect(r.port).toBe(port);
+    const store = arg(s.command, '-sd')!;
+    expect((s.volumes as string[]).some((v) => v.endsWith(`:${store}`))).toBe(true);
+  }
+});
+
 test('edges and agents are configured consistently with their dependencies', () => {
   const grace = (s: Obj) => Number(envOf(s).PTYWS_GRACE_PERIOD_S ?? DEFAULTS.gracePeriodS);
   const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)![1]);
@@ -106,12 +127,17 @@ test('edges and agents are configured consistently with their dependencies', () 
     const env = envOf(s);
     expect([name, env.PTYWS_HOST]).toEqual([name, '0.0.0.0']);
     expect(seconds(s.stop_grace_period)).toBeGreaterThan(grace(s));
-    // NATS URL -> the nats service; Postgres URL -> the postgres service and its credentials.
-    const nats = new URL(interpolateDefaults(env.PTYWS_NATS_URL!));
-    expect(nats.protocol).toBe('nats:');
-    expect(services[nats.hostname]).toBeDefined();
-    expect(Number(nats.port)).toBe(DEFAULTS.natsClientPort);
-    expect(services[nats.hostname]!.expose).toContain(String(DEFAULTS.natsClientPort));
+    // NATS URL -> every nats service, with as many replicas as nodes; Postgres URL -> the
+    // postgres service and its credentials.
+    const servers = env.PTYWS_NATS_URL!.split(',').map((u) => new URL(interpolateDefaults(u)));
+    for (const nats of servers) {
+      expect(nats.protocol).toBe('nats:');
+      expect(services[nats.hostname]).toBeDefined();
+      expect(Number(nats.port)).toBe(DEFAULTS.natsClientPort);
+      expect(services[nats.hostname]!.expose).toContain(String(DEFAULTS.natsClientPort));
+    }
+    expect(servers.map((u) => u.hostname).sort()).toEqual(natsNodes.map(([n]) => n).sort());
+    expect(Number(env.PTYWS_JETSTREAM_REPLICAS ?? 1)).toBe(natsNodes.length);
     const db = new URL(interpolateDefaults(env.PTYWS_DATABASE_URL!));
     const pg = services[db.hostname]!;
     expect(pg).toBeDefined();
@@ -143,22 +169,24 @@ test('edges and agents are configured consistently with their dependencies', () 
 });
 
 test('NATS: one user per role (edge, agent), passwords required from the environment, valid config', () => {
-  const mount = (services.nats!.volumes as string[]).find((v) => v.startsWith('./deploy/compose/'))!;
-  const [file, target] = mount.split(':') as [string, string];
-  const command: string[] = services.nats!.command;
-  expect(command[command.indexOf('-c') + 1]).toBe(target);
+  const arg = (command: string, flag: string) => new RegExp(`${flag} (\\S+)`).exec(command)?.[1];
+  const mounts = natsNodes.map(([, s]) => (s.volumes as string[]).find((v) => v.startsWith('./deploy/compose/'))!);
+  expect(new Set(mounts).size).toBe(1);
+  const [file, target] = mounts[0]!.split(':') as [string, string];
+  for (const [, s] of natsNodes) expect(arg(s.command, '-c')).toBe(target);
   const conf = fs.readFileSync(path.join(ROOT, file), 'utf8');
   const users = [...conf.matchAll(/\{ user: (\w+), password: \$(\w+) \}/g)].map((m) => [m[1]!, m[2]!]);
-  const natsEnv = envOf(services.nats!);
   const roleOf = (name: string) => (edges.some(([n]) => n === name) ? 'edge' : 'agent');
   for (const [name, svc] of ptyws) {
-    const url = envOf(svc).PTYWS_NATS_URL!;
-    const user = new URL(interpolateDefaults(url)).username;
-    expect([name, user]).toEqual([name, roleOf(name)]);
-    const passwordVar = users.find(([u]) => u === user)![1];
-    // The same required variable gives the server its password and the role its URL.
-    expect(url).toContain(`:\${${passwordVar}:?`);
-    expect(natsEnv[passwordVar]).toMatch(new RegExp(`^\\$\\{${passwordVar}:\\?[^}]+\\}$`));
+    for (const url of envOf(svc).PTYWS_NATS_URL!.split(',')) {
+      const user = new URL(interpolateDefaults(url)).username;
+      expect([name, user]).toEqual([name, roleOf(name)]);
+      const passwordVar = users.find(([u]) => u === user)![1];
+      // The same required variable gives the servers their password and the role its URL.
+      expect(url).toContain(`:\${${passwordVar}:?`);
+      for (const [, node] of natsNodes)
+        expect(envOf(node)[passwordVar]).toMatch(new RegExp(`^\\$\\{${passwordVar}:\\?[^}]+\\}$`));
+    }
   }
   expect(users.map(([u]) => u).sort()).toEqual(['agent', 'edge']);
   const natsServer = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();

@@ -367,9 +367,11 @@ describe.each(TARGETS)('%s', (target) => {
         if (e) expect([c, name, e.mode]).toEqual([c, name, c === 'agent' ? 0o400 : 0o440]);
       }
       // Each role connects to NATS as itself, with the password the server has for it.
-      const natsUrl = new URL(env.get('PTYWS_NATS_URL')!.value!);
-      expect([c, natsUrl.username]).toEqual([c, c]);
-      expect(decodeURIComponent(natsUrl.password)).toBe(natsUsers[`${c}-password`]);
+      for (const server of env.get('PTYWS_NATS_URL')!.value!.split(',')) {
+        const natsUrl = new URL(server.trim());
+        expect([c, natsUrl.username]).toEqual([c, c]);
+        expect(decodeURIComponent(natsUrl.password)).toBe(natsUsers[`${c}-password`]);
+      }
       // Literal values in the manifests never look like credentials.
       for (const e of (container.env ?? []) as Obj[]) {
         if (e.value !== undefined) expect(String(e.value)).not.toMatch(/:\/\/[^/\s:]+:[^@\s]+@/);
@@ -399,12 +401,25 @@ describe.each(TARGETS)('%s', (target) => {
           expect(Object.keys(secretData(secret))).toContain(path.posix.basename(file));
         }
       }
-      // NATS URL -> the NATS client Service and port.
-      const nats = new URL(env.get('PTYWS_NATS_URL')!.value!);
-      expect(nats.protocol).toBe('nats:');
-      const natsSvc = find(objects(), 'Service', nats.hostname, w.namespace);
-      expect(natsSvc).toBeDefined();
-      expect((natsSvc!.spec.ports as Obj[]).map((p) => p.port)).toContain(Number(nats.port || DEFAULTS.natsClientPort));
+      // NATS URL -> every pod of the NATS StatefulSet, each through its headless Service's client
+      // port, so a client reconnects to a live node itself; replicas as many as there are nodes.
+      const sts = find(objects(), 'StatefulSet', 'nats', w.namespace)!;
+      const servers = env
+        .get('PTYWS_NATS_URL')!
+        .value!.split(',')
+        .map((u) => new URL(u.trim()));
+      const pods = servers.map((nats) => {
+        expect(nats.protocol).toBe('nats:');
+        const [pod, svcName] = nats.hostname.split('.');
+        expect(svcName).toBe(sts.spec.serviceName);
+        const natsSvc = find(objects(), 'Service', svcName!, w.namespace);
+        expect((natsSvc!.spec.ports as Obj[]).map((p) => p.port)).toContain(
+          Number(nats.port || DEFAULTS.natsClientPort),
+        );
+        return pod;
+      });
+      expect(pods.sort()).toEqual([...Array(sts.spec.replicas).keys()].map((i) => `nats-${i}`));
+      expect(env.get('PTYWS_JETSTREAM_REPLICAS')?.value).toBe(String(sts.spec.replicas));
       // Database URL -> a Postgres URL; in-cluster hosts must be real Services.
       const db = new URL(env.get('PTYWS_DATABASE_URL')!.value!);
       expect(db.protocol).toMatch(/^postgres(ql)?:$/);

@@ -15,10 +15,11 @@ interface Nc {
 export async function deleteStreamsOf(natsServer: string, prefix: string): Promise<void> {
   // Resolved at run time: the NATS client comes with the cluster adapters, not with the driver.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { connect } = require('@nats-io/transport-node') as { connect(o: { servers: string }): Promise<Nc> };
+  const { connect } = require('@nats-io/transport-node') as { connect(o: { servers: string[] }): Promise<Nc> };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { jetstreamManager } = require('@nats-io/jetstream') as { jetstreamManager(nc: Nc): Promise<Jsm> };
-  const nc = await connect({ servers: natsServer });
+  // A comma-separated list is several servers: the client takes a lone string as one URL.
+  const nc = await connect({ servers: natsServer.split(',').map((s) => s.trim()) });
   try {
     const jsm = await jetstreamManager(nc);
     const mine: string[] = [];

@@ -13,7 +13,7 @@ export interface JetStreamFrameLogOptions {
   stream?: string;
   /** Default `file`: replay must survive a NATS restart. */
   storage?: 'file' | 'memory';
-  /** Stream replicas on a clustered NATS (default 1). Only applies when the stream is created. */
+  /** Stream replicas on a clustered NATS (default 1); an existing stream is moved to this count. */
   replicas?: number;
   /**
    * Told about a subscriber that threw, or a message that could not be decoded. Delivery carries

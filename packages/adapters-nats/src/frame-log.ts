@@ -21,7 +21,7 @@ import { AppendChannel, type Channel } from './append-channel';
 import { decode, decodeCut, decodeMeta, encodeCut, encodeEntry, encodeMark } from './codec';
 import { frameStreamConfig, resolveFrameLogOptions, type JetStreamFrameLogOptions } from './frame-log-options';
 import { LiveFeed } from './live-feed';
-import { ensureStream } from './setup';
+import { ensureStream, requireClusterForReplicas } from './setup';
 import { seqOf, SubjectReader, type Located } from './subject-reader';
 import { FrameSubjects } from './subjects';
 
@@ -64,6 +64,8 @@ const EMPTY = new Uint8Array(0);
 const EARLY_COPY_MAX_BYTES = 4096;
 /** Entries per log read when a subscriber fills a hole in its live feed. */
 const FILL_BATCH = 500;
+/** Reads of up to this many entries use direct gets rather than a consumer (see readDirect). */
+const DIRECT_READ_MAX = 64;
 
 /**
  * The cluster FrameLog on one JetStream stream (see frame-log-options.ts for names).
@@ -119,6 +121,7 @@ export class JetStreamFrameLog implements FrameLog {
   static async open(nc: NatsConnection, options: JetStreamFrameLogOptions = {}): Promise<JetStreamFrameLog> {
     const resolved = resolveFrameLogOptions(options);
     const subjects = new FrameSubjects(resolved.prefix);
+    requireClusterForReplicas(nc, resolved.replicas, `JetStream stream '${resolved.stream}'`);
     const jsm = await jetstreamManager(nc);
     await ensureStream(jsm, frameStreamConfig(resolved, subjects));
     const js = jetstream(nc);
@@ -315,6 +318,7 @@ export class JetStreamFrameLog implements FrameLog {
     if (seq > to) return out;
     out.push(start.decoded.entry);
     if (seq === to) return out;
+    if (to - seq <= DIRECT_READ_MAX) return this.readDirect(subject, start.streamSeq, seq, to, out);
     // One message of slack: a mark left by an interrupted trim can sit between entries.
     for await (const m of this.reader.scan(subject, start.streamSeq + 1, { max: to - seq + 1 })) {
       const decoded = decode(m.headers, m.data);
@@ -323,6 +327,30 @@ export class JetStreamFrameLog implements FrameLog {
       out.push(decoded.entry);
       seq = decoded.entry.seq;
       if (seq === to) break;
+    }
+    return out;
+  }
+
+  /**
+   * The entries after `seq` up to `to`, one direct get each from stream position `streamSeq` on:
+   * no consumer, so no request to the JetStream meta leader, which a cluster that just lost it
+   * answers only once it has elected another (seconds). Subscribers fill their small gaps so.
+   */
+  private async readDirect(
+    subject: string,
+    streamSeq: number,
+    seq: number,
+    to: number,
+    out: LogEntry[],
+  ): Promise<LogEntry[]> {
+    for (let at = streamSeq; seq < to;) {
+      const m = await this.reader.firstAtOrAfter(subject, at + 1);
+      if (!m) break;
+      at = m.streamSeq;
+      if (m.decoded.kind === 'mark' || m.decoded.entry.seq <= seq) continue;
+      if (m.decoded.entry.seq > to) break;
+      out.push(m.decoded.entry);
+      seq = m.decoded.entry.seq;
     }
     return out;
   }

@@ -1,5 +1,5 @@
 /** Cluster implementations of the ports on NATS JetStream: the frame log and membership. */
-export { connectNats, redactNatsUrl, type NatsConnectOptions } from './connect';
+export { connectNats, natsServers, redactNatsUrl, type NatsConnectOptions } from './connect';
 export { ensureStream, ensureBucket, type OwnedStreamConfig } from './setup';
 export { JetStreamFrameLog } from './frame-log';
 export { defaultFrameStreamName, type JetStreamFrameLogOptions } from './frame-log-options';

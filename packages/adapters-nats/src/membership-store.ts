@@ -11,7 +11,7 @@ export interface KvMembershipStoreOptions {
   bucket?: string;
   /** Default `file`, so a restarted owner finds its members. */
   storage?: 'file' | 'memory';
-  /** Bucket replicas on a clustered NATS (default 1). Only applies when the bucket is created. */
+  /** Bucket replicas on a clustered NATS (default 1); an existing bucket is moved to this count. */
   replicas?: number;
 }
 

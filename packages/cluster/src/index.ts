@@ -71,6 +71,7 @@ export async function openClusterBackend(config: Config, name: string, logger?: 
   }
   const log = await JetStreamFrameLog.open(nc, {
     prefix: config.natsPrefix,
+    replicas: config.jetstreamReplicas,
     onSubscriberError: (err, sessionId) =>
       logger?.warn({ session_id: sessionId, error: errorSummary(err) }, 'frame log subscriber failed'),
     // Its own connection, never reconnecting, so appends can be pipelined without risking a hole.
@@ -78,6 +79,7 @@ export async function openClusterBackend(config: Config, name: string, logger?: 
   });
   const membership = await KvMembershipStore.open(nc, {
     bucket: `${config.natsPrefix.replace(/\./g, '_')}_membership`,
+    replicas: config.jetstreamReplicas,
   });
 
   let natsUp = true;

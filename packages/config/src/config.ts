@@ -109,6 +109,8 @@ export interface Config {
   databaseUrl?: string;
   /** PTYWS_NATS_PREFIX, default `ptyws`: subject prefix and stream/bucket name stem; isolates deployments. */
   natsPrefix: string;
+  /** PTYWS_JETSTREAM_REPLICAS, default 1: replicas of every stream and KV bucket (3 on a 3-node NATS cluster). */
+  jetstreamReplicas: number;
   /** PTYWS_DB_SCHEMA, default `ptyws`: Postgres schema holding the tables. */
   dbSchema: string;
   /** PTYWS_DEPENDENCY_TIMEOUT_MS, default 800: deadline of a request's NATS or Postgres calls (then 503). */

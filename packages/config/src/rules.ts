@@ -166,7 +166,6 @@ export function estimatedBits(v: string): number {
   return perChar * v.length;
 }
 
-/** One or more nats:// (or tls://) server URLs, comma-separated. */
 /** A user name (as useradd allows) or `uid[:gid]`; root (0) is refused, sessions as root need no variable. */
 export const sessionUser = (): Rule<string> =>
   text(
@@ -174,10 +173,41 @@ export const sessionUser = (): Rule<string> =>
     (v) => /^(?:[A-Za-z_][A-Za-z0-9_.-]{0,31}\$?|[1-9]\d{0,9}(?::\d{1,10})?)$/.test(v) && v !== 'root',
   );
 
-export const natsUrls = (): Rule<string> =>
-  text('nats://host:port (several separated by commas)', (v) =>
-    v.split(',').every((u) => /^(nats|tls|ws|wss):\/\/[^\s,]+$/.test(u.trim())),
-  );
+/** One or more nats:// (or tls://) server URLs, comma-separated; a problem names the bad one. */
+export function natsUrls(): Rule<string> {
+  const expected = 'nats://host:port, several separated by commas (e.g. every node of a NATS cluster)';
+  const problemOf = (value: string): string | undefined => {
+    const servers = value.split(',').map((server) => server.trim());
+    for (const [i, server] of servers.entries()) {
+      const bad = natsServerProblem(server);
+      if (bad) return withExpected(servers.length > 1 ? `server ${i + 1} of ${servers.length} ${bad}` : bad, expected);
+    }
+    return undefined;
+  };
+  return {
+    expected,
+    parse(raw) {
+      const value = raw.trim();
+      const problem = problemOf(value);
+      return problem ? { ok: false, problem } : { ok: true, value };
+    },
+    check: (value) => (typeof value === 'string' ? problemOf(value) : withExpected('invalid', expected)),
+  };
+}
+
+function natsServerProblem(server: string): string | undefined {
+  if (server === '') return 'is empty';
+  // Credentials stay out of the message: it is printed and logged.
+  const shown = `'${server.replace(/\/\/[^@/]*@/, '//')}'`;
+  if (!/^(nats|tls|ws|wss):\/\//.test(server)) return `${shown} does not start with nats://, tls://, ws:// or wss://`;
+  if (/\s/.test(server)) return `${shown} contains whitespace`;
+  try {
+    if (new URL(server).hostname === '') return `${shown} has no host`;
+  } catch {
+    return `${shown} is not a valid URL (host, or port 1-65535)`;
+  }
+  return undefined;
+}
 
 export const postgresUrl = (): Rule<string> =>
   text('postgres://user[:password]@host[:port]/database', (v) => /^postgres(ql)?:\/\/[^\s]+$/.test(v));

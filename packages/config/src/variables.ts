@@ -136,7 +136,7 @@ const SPECS: SpecTable = {
     name: 'PTYWS_NATS_URL',
     default: '(unset: single-node mode)',
     description:
-      'NATS servers with JetStream; together with PTYWS_DATABASE_URL it selects cluster mode. Credentials in it (`nats://user:pass@…`): prefer PTYWS_NATS_URL_FILE, a file holding the URL.',
+      'NATS servers with JetStream, comma-separated (every node of a NATS cluster); together with PTYWS_DATABASE_URL it selects cluster mode. Credentials in it (`nats://user:pass@…`): prefer PTYWS_NATS_URL_FILE, a file holding the URL.',
     rule: natsUrls(),
     defaultValue: () => undefined,
     secret: true,
@@ -157,6 +157,13 @@ const SPECS: SpecTable = {
     default: 'ptyws',
     description: 'NATS subject prefix and stream/bucket name stem; separates deployments sharing one NATS.',
     rule: subjectPrefix(),
+  },
+  jetstreamReplicas: {
+    name: 'PTYWS_JETSTREAM_REPLICAS',
+    default: '1',
+    description:
+      'Replicas of every JetStream stream and KV bucket pty-ws creates; more than 1 needs a NATS cluster (3 survives a node loss).',
+    rule: integer(1, 5),
   },
   dbSchema: {
     name: 'PTYWS_DB_SCHEMA',

@@ -24,6 +24,7 @@ describe('loadConfig defaults', () => {
       agentMetricsPort: 9464,
       gracePeriodS: 25,
       natsPrefix: 'ptyws',
+      jetstreamReplicas: 1,
       dbSchema: 'ptyws',
       dependencyTimeoutMs: 800,
       instanceId: 'local',
@@ -265,6 +266,22 @@ describe('loadConfig problems', () => {
     ['an id with a slash', { PTYWS_INSTANCE_ID: 'a/b' }, 'PTYWS_INSTANCE_ID=a/b: invalid; expected 1–64 characters'],
     ['an id starting with a dot', { PTYWS_EDGE_ID: '.edge' }, 'PTYWS_EDGE_ID=.edge: invalid'],
     ['an id of 65 characters', { PTYWS_AGENT_ID: 'a'.repeat(65) }, `PTYWS_AGENT_ID=${'a'.repeat(65)}: invalid`],
+    [
+      'a NATS server list with a bad port',
+      { PTYWS_NATS_URL: 'nats://n1:4222,nats://n2:99999' },
+      "server 2 of 2 'nats://n2:99999' is not a valid URL (host, or port 1-65535); expected nats://host:port",
+    ],
+    [
+      'a NATS server list with an empty entry',
+      { PTYWS_NATS_URL: 'nats://n1:4222,,nats://n3:4222' },
+      'server 2 of 3 is empty; expected nats://host:port',
+    ],
+    [
+      'a NATS server without a scheme',
+      { PTYWS_NATS_URL: 'n1:4222' },
+      "'n1:4222' does not start with nats://, tls://, ws:// or wss://",
+    ],
+    ['replicas past 5', { PTYWS_JETSTREAM_REPLICAS: '7' }, 'PTYWS_JETSTREAM_REPLICAS=7: too large'],
     [
       'a relative shell',
       { PTYWS_SHELL: 'bash' },

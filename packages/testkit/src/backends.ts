@@ -32,11 +32,12 @@ export async function dropNatsState(natsUrl: string, prefix: string): Promise<vo
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { connect } = require('@nats-io/transport-node') as typeof import('@nats-io/transport-node');
   const { jetstreamManager } = require('@nats-io/jetstream') as typeof import('@nats-io/jetstream');
-  const { defaultFrameStreamName } = require('@pty-ws/adapters-nats') as {
+  const { defaultFrameStreamName, natsServers } = require('@pty-ws/adapters-nats') as {
     defaultFrameStreamName: (p: string) => string;
+    natsServers: (url: string) => string[];
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const nc = await connect({ servers: natsUrl, timeout: 2000, reconnect: false });
+  const nc = await connect({ servers: natsServers(natsUrl), timeout: 2000, reconnect: false });
   try {
     const jsm = await jetstreamManager(nc);
     for (const name of [defaultFrameStreamName(prefix), `KV_${prefix}_membership`]) {

@@ -3,7 +3,7 @@
  * and restart it. The machine's NATS on 4222 is never touched.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@pty-ws/testkit';
@@ -31,6 +31,54 @@ export class OwnNatsServer {
     return server;
   }
 
+  /**
+   * `size` servers forming one JetStream cluster (routes between all of them, each its own name
+   * and store); resolves once every one is ready. Wait for JetStream itself with the cluster's
+   * `jetStreamReady` (its meta leader is elected a moment later).
+   */
+  static async startCluster(size = 3): Promise<OwnNatsServer[]> {
+    const name = `ptyws-test-${process.pid}`;
+    const clusterPorts: number[] = [];
+    const servers: OwnNatsServer[] = [];
+    for (let i = 0; i < size; i++) clusterPorts.push(await freePort());
+    const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
+    for (let i = 0; i < size; i++) {
+      const storeDir = mkdtempSync(path.join(tmpdir(), `ptyws-nats-n${i + 1}-`));
+      const args = ['--server_name', `n${i + 1}`, '--cluster_name', name, '--cluster'];
+      args.push(`nats://127.0.0.1:${clusterPorts[i]}`, '--routes', routes, '-m', String(await freePort()));
+      servers.push(new OwnNatsServer(await freePort(), storeDir, { args }));
+    }
+    await Promise.all(servers.map((s) => s.start()));
+    return servers;
+  }
+
+  /** Names of the clients connected to this server now (from its monitoring port; cluster members only). */
+  async clientNames(): Promise<string[]> {
+    const body = (await this.monitor('connz?limit=1024')) as { connections?: { name?: string }[] };
+    return (body.connections ?? []).map((c) => c.name ?? '');
+  }
+
+  /** The server the JetStream meta leader runs on, as this one knows it (cluster members only). */
+  async metaLeader(): Promise<string | undefined> {
+    return ((await this.monitor('jsz')) as { meta_cluster?: { leader?: string } }).meta_cluster?.leader;
+  }
+
+  private async monitor(endpoint: string): Promise<unknown> {
+    const i = this.extraArgs.indexOf('-m');
+    if (i < 0) throw new Error('this nats-server has no monitoring port');
+    return (await fetch(`http://127.0.0.1:${this.extraArgs[i + 1]}/${endpoint}`)).json();
+  }
+
+  /** The server's name in a cluster (`n1`, …), as JetStream's stream info names its leader. */
+  get serverName(): string | undefined {
+    const i = this.extraArgs.indexOf('--server_name');
+    return i >= 0 ? this.extraArgs[i + 1] : undefined;
+  }
+
+  private get extraArgs(): readonly string[] {
+    return this.options.args ?? [];
+  }
+
   get url(): string {
     return `nats://127.0.0.1:${this.port}`;
   }
@@ -44,7 +92,7 @@ export class OwnNatsServer {
     if (this.running) return Promise.resolve();
     this.log = '';
     const jetstream = this.options.jetstream === false ? [] : ['-js', '-sd', this.storeDir];
-    const args = ['-a', '127.0.0.1', '-p', String(this.port), ...jetstream, ...(this.options.args ?? [])];
+    const args = ['-a', '127.0.0.1', '-p', String(this.port), ...jetstream, ...this.extraArgs];
     const child = spawn(BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     return new Promise((resolve, reject) => {
@@ -74,6 +122,13 @@ export class OwnNatsServer {
     child.kill(signal);
     await exited;
     clearTimeout(hard);
+  }
+
+  /** Deletes everything the (stopped) server stored: it starts again as a new, empty member. */
+  wipeStore(): void {
+    if (this.running) throw new Error('wipeStore needs a stopped server');
+    rmSync(this.storeDir, { recursive: true, force: true });
+    mkdirSync(this.storeDir);
   }
 
   /** Stops the server and deletes its store. */
