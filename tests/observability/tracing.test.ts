@@ -251,6 +251,10 @@ describe('cluster mode (edge and agent processes over NATS and Postgres)', () =>
     );
     // The final transition's spans trail the request: wait for the command's span to end.
     await receiver.waitFor((s) => s.some((x) => x.traceId === trace && x.name === 'task.execute'));
+    // The edge's span ends with the task's stream, and each process exports in its own batches.
+    await receiver.waitFor((s) =>
+      s.some((x) => x.traceId === trace && x.service === EDGE_SERVICE && x.name === 'SendStreamingMessage'),
+    );
     const spans = receiver.inTrace(trace);
     const ids = new Set(spans.map((s) => s.spanId));
     const edge = byName(spans, EDGE_SERVICE, 'SendStreamingMessage');
