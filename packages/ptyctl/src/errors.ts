@@ -38,7 +38,7 @@ export function upgradeRefusal(status: number, sessionId?: string): CliError {
   const messages: Record<number, string> = {
     401: 'the server refused the token (HTTP 401): check --token or PTYWS_TOKEN',
     403: `the token may not attach to ${session} (HTTP 403): it needs pty:observe or pty:control for it`,
-    404: `session not found: ${sessionId ?? '(unknown id)'}`,
+    404: sessionId === undefined ? 'the session is gone (HTTP 404)' : `session not found: ${sessionId}`,
     429: 'the server refused the connection: too many connections or attaches (HTTP 429); try again later',
     503: 'the server is unavailable (HTTP 503); try again shortly',
   };

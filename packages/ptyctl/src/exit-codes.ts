@@ -15,7 +15,7 @@ export const ExitCode = {
   NO_MATCH: 1,
   /** `session kill`: the session had already closed; nothing was killed. */
   ALREADY_CLOSED: 5,
-  /** `attach`/`tail --exit-status`: the session closed without an exit status of its own (killed, timeout, error). */
+  /** `attach`/`tail --exit-status`: the session closed without an exit status of its own (killed, signal, error). */
   NO_EXIT_STATUS: 254,
   /** `attach`/`tail --exit-status`: ptyctl did not see the session end (refused, connection failed, detached). */
   STATUS_UNKNOWN: 255,

@@ -29,6 +29,18 @@ async function gatedSession(gate: string, before: string, after: string): Promis
   return (await createSession(server, { argv: ['/bin/sh', '-c', script] })).session_id;
 }
 
+/** A session running `script`, once it has closed. */
+async function closedSession(script: string): Promise<string> {
+  const id = (await createSession(server, { argv: ['/bin/sh', '-c', script] })).session_id;
+  await waitUntil(
+    async () => (await ptyctl(['session', 'show', id], env)).stdout.includes('closed'),
+    10_000,
+    'the session to close',
+    100,
+  );
+  return id;
+}
+
 function tail(args: string[], tailEnv: Record<string, string | undefined>): RunningCli {
   const r = startPtyctl(['tail', ...args], tailEnv);
   running.push(r);
@@ -72,13 +84,7 @@ describe('ptyctl tail', () => {
   });
 
   it('exits 4 for an unknown session, 3 for a bad token; a closed session replays and exits 0', async () => {
-    const closed = (await createSession(server, { argv: ['/bin/sh', '-c', 'echo gone_$((3*3))'] })).session_id;
-    await waitUntil(
-      async () => (await ptyctl(['session', 'show', closed], env)).stdout.includes('closed'),
-      10_000,
-      'the session to close',
-      100,
-    );
+    const closed = await closedSession('echo gone_$((3*3))');
     const [unknown, badToken, gone] = await Promise.all([
       ptyctl(['tail', 'no-such-session', '--instance', server.instanceId], env),
       ptyctl(['tail', closed, '--instance', server.instanceId], { ...env, PTYWS_TOKEN: 'ptyws_wrong' }),
@@ -116,6 +122,9 @@ describe('ptyctl tail', () => {
     await waitUntil(() => killed.stderr.includes('tailing'), 10_000, 'tail to join');
     await ptyctl(['session', 'kill', sleeper], env);
     expect(await killed.exited).toBe(254);
+    // Ended by a signal: no exit code of its own either (replayed, as it has closed already).
+    const signalled = await closedSession('kill -9 $$');
+    expect((await ptyctl(['tail', signalled, '--exit-status'], env)).code).toBe(254);
 
     const unknown = await ptyctl(['tail', 'no-such-session', '--exit-status', '--instance', server.instanceId], env);
     expect(unknown).toEqual({ code: 255, stdout: '', stderr: 'ptyctl: session not found: no-such-session\n' });

@@ -4,6 +4,6 @@ import { ExitCode } from '../exit-codes';
 export const EXIT_STATUS_FLAG = '--exit-status';
 
 export const EXIT_STATUS_HELP =
-  `With --exit-status, ptyctl exits with the session's exit code when it exits on its own, ` +
-  `${ExitCode.NO_EXIT_STATUS} when it was killed or ended by an error (no exit code of its own), ` +
-  `${ExitCode.STATUS_UNKNOWN} when ptyctl could not follow it to its end (refused, not found, connection lost, detached).`;
+  "With --exit-status, ptyctl exits with the session's exit code when its program exits,\n" +
+  `${ExitCode.NO_EXIT_STATUS} when the session closed without one (killed, a signal, timeout, error), and\n` +
+  `${ExitCode.STATUS_UNKNOWN} when ptyctl did not see it end (refused, not found, connection lost, detached).`;
