@@ -59,6 +59,7 @@ export interface CreateSessionRequest {
   rows?: number;
   session_backend?: string;
   session_class?: string;
+  task_executor?: string;
 }
 
 export interface CreateTokenRequest {
@@ -97,6 +98,21 @@ function listOf<T>(body: unknown, key: string, item: (v: unknown) => T): T[] {
   return list.map(item);
 }
 
+/**
+ * A 404 on a session's or token's path means that one is unknown: say so with its id
+ * ("session not found: nope") instead of the server's wording and status.
+ */
+async function named<T>(what: 'session' | 'token', id: string, answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === ExitCode.NOT_FOUND) {
+      throw new CliError(ExitCode.NOT_FOUND, `${what} not found: ${id}`);
+    }
+    throw err;
+  }
+}
+
 const sessionPath = (id: string): string => `/api/v1/sessions/${encodeURIComponent(id)}`;
 const tokenPath = (id: string): string => `/api/v1/tokens/${encodeURIComponent(id)}`;
 
@@ -109,11 +125,11 @@ export async function listSessions(s: Settings): Promise<SessionView[]> {
 }
 
 export async function getSession(s: Settings, id: string): Promise<SessionView> {
-  return asSession(await call(s, 'GET', sessionPath(id)));
+  return asSession(await named('session', id, call(s, 'GET', sessionPath(id))));
 }
 
 export async function killSession(s: Settings, id: string): Promise<SessionView> {
-  return asSession(await call(s, 'DELETE', sessionPath(id)));
+  return asSession(await named('session', id, call(s, 'DELETE', sessionPath(id))));
 }
 
 export async function createToken(s: Settings, req: CreateTokenRequest): Promise<MintedToken> {
@@ -129,7 +145,7 @@ export async function listTokens(s: Settings): Promise<TokenView[]> {
 
 /** Revoke answers with the token's view, or only `{token_id}` when the store no longer has it. */
 export async function revokeToken(s: Settings, id: string): Promise<{ token_id: string; [field: string]: unknown }> {
-  const body = await call(s, 'DELETE', tokenPath(id));
+  const body = await named('token', id, call(s, 'DELETE', tokenPath(id)));
   if (!isRecord(body) || typeof body['token_id'] !== 'string') throw unexpected('a revoke answer without token_id');
   return body as { token_id: string };
 }
@@ -191,7 +207,7 @@ function transcriptPath(id: string, p: TranscriptParams): string {
 }
 
 export async function getTranscript(s: Settings, id: string, p: TranscriptParams): Promise<TranscriptPage> {
-  const body = await call(s, 'GET', transcriptPath(id, p));
+  const body = await named('session', id, call(s, 'GET', transcriptPath(id, p)));
   if (!isRecord(body) || !Array.isArray(body['frames']) || typeof body['to_seq'] !== 'number') {
     throw unexpected('a transcript without frames/to_seq');
   }
@@ -200,5 +216,5 @@ export async function getTranscript(s: Settings, id: string, p: TranscriptParams
 
 /** The asciicast v2 export, as text. */
 export async function getTranscriptCast(s: Settings, id: string, p: TranscriptParams): Promise<string> {
-  return (await callRaw(s, 'GET', transcriptPath(id, { ...p, format: 'asciicast' }))).text;
+  return (await named('session', id, callRaw(s, 'GET', transcriptPath(id, { ...p, format: 'asciicast' })))).text;
 }

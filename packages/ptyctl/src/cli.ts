@@ -5,7 +5,7 @@ import { registerTail } from './commands/tail';
 import { registerToken } from './commands/token';
 import { registerTranscript } from './commands/transcript';
 import { oneLine, toCliError } from './errors';
-import { ExitCode, missingSubcommand } from './exit-codes';
+import { ExitCode, missingSubcommand, StatusExit } from './exit-codes';
 import { DEFAULT_URL } from './settings';
 
 export const VERSION = '0.1.0';
@@ -27,7 +27,8 @@ export function buildProgram(): Command {
     })
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok, 1 server or request error, 2 usage error, 3 auth error (401/403), 4 not found.',
+      '\nExit codes: 0 ok, 1 server or request error, 2 usage error, 3 auth error (401/403), 4 not found,\n' +
+        '5 already closed (session kill); see the README for --exit-status and transcript --grep.',
     );
   registerSession(program);
   registerToken(program);
@@ -49,6 +50,7 @@ export async function run(argv: string[]): Promise<number> {
       // already printed through outputError.
       return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     }
+    if (err instanceof StatusExit) return err.status;
     const e = toCliError(err);
     process.stderr.write(`ptyctl: ${oneLine(e.message)}\n`);
     return e.exitCode;

@@ -2,6 +2,7 @@ import { hostname, userInfo } from 'node:os';
 import WebSocket from 'ws';
 import { isPtyWsError, PtyClient, type PayloadMode } from '@pty-ws/client';
 import type { PtyRole } from '@pty-ws/protocol';
+import { upgradeRefusal } from './errors';
 import { resolveInstance } from './instance';
 import { explainNotFound } from './not-attachable';
 import type { Settings } from './settings';
@@ -44,6 +45,8 @@ export async function connectClient(client: PtyClient, settings: Settings, sessi
   try {
     await client.connect();
   } catch (err) {
-    throw isPtyWsError(err) ? await explainNotFound(settings, sessionId, err) : err;
+    if (!isPtyWsError(err)) throw err;
+    const explained = await explainNotFound(settings, sessionId, err);
+    throw explained === err && err.httpStatus !== undefined ? upgradeRefusal(err.httpStatus, sessionId) : explained;
   }
 }

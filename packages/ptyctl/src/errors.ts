@@ -29,9 +29,29 @@ function systemErrorMessage(err: Error): string {
   return typeof code === 'string' && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
 }
 
+/**
+ * A refused WebSocket upgrade in words, from its HTTP status alone: the SDK's message carries the
+ * WebSocket library's "Unexpected server response: 404", which tells a user nothing.
+ */
+export function upgradeRefusal(status: number, sessionId?: string): CliError {
+  const session = sessionId === undefined ? 'the session' : `session ${sessionId}`;
+  const messages: Record<number, string> = {
+    401: 'the server refused the token (HTTP 401): check --token or PTYWS_TOKEN',
+    403: `the token may not attach to ${session} (HTTP 403): it needs pty:observe or pty:control for it`,
+    404: sessionId === undefined ? 'the session is gone (HTTP 404)' : `session not found: ${sessionId}`,
+    429: 'the server refused the connection: too many connections or attaches (HTTP 429); try again later',
+    503: 'the server is unavailable (HTTP 503); try again shortly',
+  };
+  return new CliError(
+    exitCodeForStatus(status),
+    messages[status] ?? `the server refused the connection (HTTP ${status})`,
+  );
+}
+
 /** Any thrown value as a CliError, so main() can print one line and pick the exit code. */
 export function toCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
+  if (isPtyWsError(err) && err.httpStatus !== undefined) return upgradeRefusal(err.httpStatus);
   if (isPtyWsError(err)) return new CliError(exitCodeForPtyWs(err), `${err.message} (${err.code})`);
   if (err instanceof Error) return new CliError(ExitCode.FAILURE, systemErrorMessage(err));
   return new CliError(ExitCode.FAILURE, String(err));

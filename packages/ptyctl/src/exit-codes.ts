@@ -11,6 +11,14 @@ export const ExitCode = {
   AUTH: 3,
   /** The session, token or endpoint does not exist. */
   NOT_FOUND: 4,
+  /** `transcript --grep`: nothing matched (grep's status). */
+  NO_MATCH: 1,
+  /** `session kill`: the session had already closed; nothing was killed. */
+  ALREADY_CLOSED: 5,
+  /** `attach`/`tail --exit-status`: the session closed without an exit status of its own (killed, signal, error). */
+  NO_EXIT_STATUS: 254,
+  /** `attach`/`tail --exit-status`: ptyctl did not see the session end (refused, connection failed, detached). */
+  STATUS_UNKNOWN: 255,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -23,6 +31,17 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/**
+ * Ends the command with a status that is not ptyctl's own (the session's exit code under
+ * `--exit-status`, or grep's "no match"); whatever there was to say is already on stderr.
+ */
+export class StatusExit extends Error {
+  constructor(readonly status: number) {
+    super(`exit status ${status}`);
+    this.name = 'StatusExit';
   }
 }
 

@@ -157,6 +157,28 @@ describe('ptyctl attach (under tmux)', () => {
     expect(await tmux.waitForExit('e')).toBe(0);
     expect(tmux.log('e.log')).toMatch(/\[ptyctl\] session closed \(.*exit code 3\)/);
   });
+
+  it("exits with the session's exit code with --exit-status", async () => {
+    const id = await newShellSession();
+    startAttach('s', id, [80, 24], ['--exit-status']);
+    await tmux.waitForLine('s', 'rp>');
+    tmux.type('s', 'exit 7');
+    expect(await tmux.waitForExit('s')).toBe(7);
+  });
+
+  it('warns an observer whose terminal is smaller than the session, again after a resize', async () => {
+    const id = await newShellSession(); // 80x24
+    startAttach('w', id, [60, 20], ['--observe']);
+    const warning = (size: string): string => `the session is 80x24 but this terminal is ${size}`;
+    await waitUntil(() => tmux.log('w.log').includes(warning('60x20')), 10_000, 'the size warning');
+    expect(tmux.log('w.log')).toContain('make this window at least 80x24');
+    tmux.run('resize-window', '-t', 'w', '-x', '70', '-y', '22');
+    await waitUntil(() => tmux.log('w.log').includes(warning('70x22')), 10_000, 'the warning after a resize');
+    tmux.run('resize-window', '-t', 'w', '-x', '90', '-y', '30'); // fits now: nothing more to say
+    tmux.keys('w', 'C-]', 'd');
+    expect(await tmux.waitForExit('w')).toBe(0);
+    expect(tmux.log('w.log').match(/the session is 80x24/g)).toHaveLength(2);
+  });
 });
 
 interface Proxy {

@@ -1,5 +1,5 @@
 /** `ptyctl session|token|transcript` and the exit codes, against a real server. */
-import { startTestServer, type TestServer } from '@pty-ws/testkit';
+import { startTestServer, waitUntil, type TestServer } from '@pty-ws/testkit';
 import { ensureBuilt, ptyctl } from './cli';
 
 let server: TestServer;
@@ -34,9 +34,9 @@ describe('ptyctl session', () => {
     const list = await ptyctl(['session', 'list'], env);
     expect(list.code).toBe(0);
     const header = list.stdout.split('\n')[0];
-    expect(header).toMatch(/^SESSION\s+STATE\s+SIZE/);
+    expect(header).toMatch(/^SESSION\s+STATE\s+EXIT\s+REASON\s+SIZE/);
     const row = list.stdout.split('\n').find((l) => l.startsWith(id));
-    expect(row).toMatch(/\brunning\s+90x25\s+\d+\s+0\/0\s/);
+    expect(row).toMatch(/\brunning\s+-\s+-\s+90x25\s+\d+\s+0\/0\s/);
     expect(row).toContain("/bin/sh -c 'sleep 60'");
 
     const show = await ptyctl(['session', 'show', id], env);
@@ -77,16 +77,57 @@ describe('ptyctl session', () => {
     });
   });
 
-  it('exits 4 for an unknown session, with one line on stderr', async () => {
+  it('exits 4 for an unknown session, with one line on stderr naming it', async () => {
     for (const args of [
       ['session', 'show', 'no-such-session'],
       ['session', 'kill', 'no-such-session'],
+      ['transcript', 'no-such-session'],
     ]) {
       const r = await ptyctl(args, env);
-      expect(r.code).toBe(4);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^ptyctl: session 'no-such-session' not found .*HTTP 404\)\n$/);
+      expect({ args, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        args,
+        code: 4,
+        stdout: '',
+        stderr: 'ptyctl: session not found: no-such-session\n',
+      });
     }
+  });
+
+  it('lists the exit code and reason of closed sessions; kill of a closed one exits 5 and says so', async () => {
+    const created = await ptyctl(['session', 'create', '--', '/bin/sh', '-c', 'exit 5'], env);
+    const id = created.stdout.trim();
+    await waitUntil(
+      async () => (await ptyctl(['session', 'show', id], env)).stdout.includes('closed'),
+      10_000,
+      'the session to exit',
+      100,
+    );
+    const list = await ptyctl(['session', 'list'], env);
+    expect(list.stdout.split('\n').find((l) => l.startsWith(id))).toMatch(/^\S+\s+closed\s+5\s+normal\s/);
+
+    const kill = await ptyctl(['session', 'kill', id], env);
+    expect(kill).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `ptyctl: session ${id} had already closed (normal, exit code 5); nothing to kill\n`,
+    });
+    // Killed once: a second kill is refused the same way, and --json still prints the record.
+    const live = (await ptyctl(['session', 'create', '--', '/bin/sh', '-c', 'sleep 60'], env)).stdout.trim();
+    expect((await ptyctl(['session', 'kill', live], env)).code).toBe(0);
+    const again = await ptyctl(['session', 'kill', '--json', live], env);
+    expect(again.code).toBe(5);
+    expect(json<{ closed_reason: string }>(again.stdout).closed_reason).toBe('killed');
+    expect(again.stderr).toBe(`ptyctl: session ${live} had already closed (killed); nothing to kill\n`);
+  });
+
+  it("sends --task-executor as the session's task_executor", async () => {
+    const live = await ptyctl(['session', 'create', '--task-executor', 'live_shell', '--', '/bin/sh'], env);
+    expect(live.code).toBe(0);
+    await ptyctl(['session', 'kill', live.stdout.trim()], env);
+    // The server checks the value: its refusal shows the field reached it.
+    const bad = await ptyctl(['session', 'create', '--task-executor', 'teleport', '--', '/bin/sh'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^ptyctl: task_executor must be 'process' or 'live_shell'/);
   });
 });
 
@@ -171,6 +212,9 @@ describe('exit codes and configuration', () => {
       ['transcript', 'abc', '--format', 'asciicast', '--grep', 'x'],
       ['transcript', 'abc', '--from-seq', '9', '--to-seq', '3'],
       ['transcript', 'abc', '--limit', '0'],
+      ['transcript', 'abc', '-m', '1'], // needs --grep
+      ['transcript', 'abc', '--grep', 'x', '--timeout', '5'], // needs --follow
+      ['transcript', 'abc', '--grep', 'x', '--color', 'sometimes'],
     ];
     const results = await Promise.all(cases.map((args) => ptyctl(args, env)));
     results.forEach((r, i) => {

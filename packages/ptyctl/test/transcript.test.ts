@@ -1,6 +1,7 @@
 /** `ptyctl transcript` against a real server whose replay log keeps only a few frames. */
 import { http, startTestServer, waitUntil, type TestServer } from '@pty-ws/testkit';
-import { ensureBuilt, ptyctl } from './cli';
+import { CLI, ensureBuilt, ptyctl } from './cli';
+import { sh, Tmux } from './tmux';
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -49,8 +50,53 @@ describe('ptyctl transcript', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(11); // row-5, row-50 … row-59
-    for (const line of lines) expect(line).toMatch(/^\d+(-\d+)?: .*row-5/);
-    expect(lines[0]).toContain('row-4⏎row-5⏎');
+    // The line of each match, as grep shows it: no neighbouring lines, no ⏎ marks, no colour in a pipe.
+    for (const line of lines) expect(line).toMatch(/^\d+(-\d+)?: row-5\d?$/);
+  });
+
+  it('--grep highlights the match with --color always (auto: only on a terminal)', async () => {
+    const r = await ptyctl(['transcript', id, '--grep', 'w-60', '--color', 'always'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+(-\d+)?: ro\x1b\[1;31mw-60\x1b\[m\n$/);
+  });
+
+  it('--grep highlights the match by itself when stdout is a terminal', async () => {
+    const tmux = new Tmux();
+    try {
+      const command = [process.execPath, CLI, 'transcript', id, '--grep', 'w-60'].map(sh).join(' ');
+      // The pane stays alive afterwards: tmux draws over a dead pane's last line.
+      tmux.start('g', 80, 24, env, `${tmux.logged('g', command)}; sleep 30`);
+      expect(await tmux.waitForExit('g')).toBe(0);
+      // -e keeps the attributes: the match starts in colour (tmux leaves out the reset at a line's end).
+      const screen = tmux.run('capture-pane', '-p', '-e', '-t', 'g');
+      expect(screen).toMatch(/^\d+: ro(\x1b\[[\d;]+m)+w-60\s*$/m);
+    } finally {
+      tmux.destroy();
+    }
+  });
+
+  it('--grep -m N stops after N matches; no match exits 1 like grep', async () => {
+    const two = await ptyctl(['transcript', id, '--grep', 'row-5', '-m', '2'], env);
+    expect(two.code).toBe(0);
+    expect(two.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(await ptyctl(['transcript', id, '--grep', 'no-such-text'], env)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it('--follow --grep -m 1 stops at the first match; --timeout gives up with 1 when nothing matched', async () => {
+    const created = await http(server, 'POST', '/api/v1/sessions', {
+      json: { argv: ['/bin/sh', '-c', 'echo not-yet; sleep 0.5; echo READY now; exec sleep 60'], env: ENV },
+    });
+    const sid = (created.body as { session_id: string }).session_id;
+    const first = await ptyctl(['transcript', sid, '--follow', '--grep', 'READY', '-m', '1'], env, 20_000);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toMatch(/^\d+(-\d+)?: READY now\n$/);
+    const none = await ptyctl(['transcript', sid, '--follow', '--grep', 'NEVER', '--timeout', '1'], env, 20_000);
+    expect(none).toEqual({ code: 1, stdout: '', stderr: '' });
+    await http(server, 'DELETE', `/api/v1/sessions/${sid}`);
   });
 
   it('--limit, --from-seq and --to-seq bound what is printed; --json gives one document', async () => {
@@ -125,10 +171,9 @@ describe('ptyctl transcript', () => {
     expect(lines[1]).toMatch(/^\d+(-\d+)?: .*and SPLIT-ME again/);
   });
 
-  it('exits 4 for an unknown session, and for another session than its token is bound to', async () => {
+  it("exits 4 for an unknown session and for one outside the token's binding", async () => {
     const missing = await ptyctl(['transcript', 'no-such-session'], env);
-    expect(missing.code).toBe(4);
-    expect(missing.stderr).toMatch(/^ptyctl: .*HTTP 404\)\n$/);
+    expect(missing).toMatchObject({ code: 4, stderr: 'ptyctl: session not found: no-such-session\n' });
     const minted = await http(server, 'POST', '/api/v1/tokens', {
       json: { scopes: ['pty:observe'], session_id: id },
     });
@@ -138,7 +183,7 @@ describe('ptyctl transcript', () => {
       json: { argv: ['/bin/sh', '-c', 'sleep 30'], env: ENV },
     });
     const otherId = (other.body as { session_id: string }).session_id;
-    // The server answers a bound token's look at another session as it answers a missing one.
+    // A session-bound token sees no other session: 404, as for a missing one (SECURITY.md).
     expect((await ptyctl(['transcript', otherId], { ...env, PTYWS_TOKEN: token })).code).toBe(4);
   });
 });

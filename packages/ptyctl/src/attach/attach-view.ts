@@ -2,8 +2,9 @@ import type { PtyClient } from '@pty-ws/client';
 import { ExitCode } from '../exit-codes';
 import type { SessionEnd } from '../session-end';
 import { EscapeKeys } from './escape-keys';
-import { FULL_RESET, type LocalTerminal } from './local-terminal';
+import { FULL_RESET, type LocalTerminal, type Size } from './local-terminal';
 import { watchResize } from './resize-watch';
+import { SizeWarning } from './size-warning';
 import { statusLine } from './status';
 
 /** A notice written over the live picture stays this long, then the screen is repainted. */
@@ -17,6 +18,7 @@ export class AttachView {
   private readOnlyNoticeShown = false;
   private noticeTimer: NodeJS.Timeout | undefined;
   private reconnected = false;
+  private readonly sizeWarning = new SizeWarning();
   /** Status lines on the same TTY as the picture disturb it until the next repaint. */
   private readonly stderrIsScreen = process.stderr.isTTY === true;
 
@@ -34,7 +36,9 @@ export class AttachView {
         this.reconnected = false;
         this.notice('reconnected');
       }
+      this.warnSizeMismatch(k);
     });
+    client.on('resize', (r) => this.warnSizeMismatch(r));
     client.on('reset', () => {
       this.needKeyframe = true;
       this.reconnected = true;
@@ -63,7 +67,11 @@ export class AttachView {
     });
     const onData = (chunk: Buffer): void => keys.feed(chunk);
     this.term.input.on('data', onData);
-    const stopResize = watchResize(this.term.output, () => this.sendSize());
+    const stopResize = watchResize(this.term.output, () => {
+      this.sendSize();
+      // A controller's new size is checked when the session's Resize comes back.
+      if (this.client.role !== 'controller') this.warnSizeMismatch();
+    });
     const onSignal = (signal: NodeJS.Signals): void => this.detach(`detached (${signal})`, false);
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
@@ -101,14 +109,15 @@ export class AttachView {
     this.client.resize(local.cols, local.rows);
   }
 
-  /** An observer (or a second controller) sees the PTY at its size, which may not fit this window. */
-  private warnSizeMismatch(): void {
-    const local = this.term.size();
-    const remote = this.client.size;
-    if (!local || !remote || (local.cols >= remote.cols && local.rows >= remote.rows)) return;
-    this.notice(
-      `the session is ${remote.cols}x${remote.rows}, this terminal ${local.cols}x${local.rows}: lines may wrap`,
-    );
+  /**
+   * An observer (or a controller whose size did not win) sees the PTY at its size, which may not
+   * fit this window. The session's size is known from the first Keyframe on.
+   */
+  private warnSizeMismatch(remote: Size | undefined = this.client.size): void {
+    const { columns: cols, rows } = this.term.output;
+    const local = this.term.output.isTTY ? { cols, rows } : undefined;
+    const warning = this.sizeWarning.check(local, remote && { cols: remote.cols, rows: remote.rows });
+    if (warning !== undefined) this.notice(warning);
   }
 
   private detach(reason: string, leave = true): void {

@@ -8,7 +8,7 @@ import {
   type SessionView,
 } from '../api';
 import { settingsOf } from '../context';
-import { missingSubcommand, usageError } from '../exit-codes';
+import { CliError, ExitCode, missingSubcommand, usageError } from '../exit-codes';
 import { printFields, printJson, printTable, shellWords } from '../format';
 import { envPair, terminalDimension } from '../parsers';
 
@@ -20,6 +20,7 @@ interface CreateFlags {
   rows?: number;
   backend?: string;
   class?: string;
+  taskExecutor?: string;
   json?: boolean;
 }
 
@@ -37,11 +38,18 @@ function createRequest(argv: string[], f: CreateFlags): CreateSessionRequest {
   }
   if (f.backend !== undefined) req.session_backend = f.backend;
   if (f.class !== undefined) req.session_class = f.class;
+  if (f.taskExecutor !== undefined) req.task_executor = f.taskExecutor;
   return req;
 }
 
 function size(s: SessionView): string | undefined {
   return s.cols !== undefined && s.rows !== undefined ? `${s.cols}x${s.rows}` : undefined;
+}
+
+/** "normal, exit code 5" / "killed". */
+function closedHow(s: SessionView): string {
+  const code = typeof s.exit_code === 'number' ? `, exit code ${s.exit_code}` : '';
+  return `${s.closed_reason ?? 'unknown reason'}${code}`;
 }
 
 function showSession(s: SessionView): void {
@@ -86,6 +94,10 @@ export function registerSession(program: Command): void {
     .option('--rows <n>', 'terminal height', terminalDimension)
     .option('--backend <name>', 'session_backend')
     .option('--class <name>', 'session_class')
+    .option(
+      '--task-executor <name>',
+      'how A2A tasks of the session run: process (default) or live_shell (typed into its shell)',
+    )
     .option('--json', 'print the session as JSON')
     .action(async (argv: string[], flags: CreateFlags, cmd: Command) => {
       const created = await createSession(settingsOf(cmd), createRequest(argv, flags));
@@ -102,10 +114,12 @@ export function registerSession(program: Command): void {
       const sessions = await listSessions(settingsOf(cmd));
       if (flags.json) return printJson(sessions);
       printTable(
-        ['SESSION', 'STATE', 'SIZE', 'PID', 'CTL/OBS', 'LAST SEQ', 'CREATED', 'ARGV'],
+        ['SESSION', 'STATE', 'EXIT', 'REASON', 'SIZE', 'PID', 'CTL/OBS', 'LAST SEQ', 'CREATED', 'ARGV'],
         sessions.map((s) => [
           s.session_id,
           s.state,
+          s.exit_code,
+          s.closed_reason,
           size(s),
           s.pid,
           s.members ? `${s.members.controllers ?? 0}/${s.members.observers ?? 0}` : undefined,
@@ -132,10 +146,21 @@ export function registerSession(program: Command): void {
     .description('kill a session (attached clients see it close with reason "killed")')
     .argument('<session>', 'session id')
     .option('--json', 'print the session after the kill as JSON')
+    .addHelpText('after', `\nExits ${ExitCode.ALREADY_CLOSED} (and kills nothing) when the session had already closed.`)
     .action(async (id: string, flags: { json?: boolean }, cmd: Command) => {
-      const s = await killSession(settingsOf(cmd), id);
+      const settings = settingsOf(cmd);
+      const before = await getSession(settings, id);
+      // The server answers a kill of a closed session with its record, as if it had worked.
+      const s = before.state === 'closed' ? before : await killSession(settings, id);
       if (flags.json) printJson(s);
-      else process.stdout.write(`killed ${s.session_id}\n`);
+      // Closed on its own (or by an earlier kill) before this one reached it.
+      if (before.state === 'closed' || (s.state === 'closed' && s.closed_reason !== 'killed')) {
+        throw new CliError(
+          ExitCode.ALREADY_CLOSED,
+          `session ${id} had already closed (${closedHow(s)}); nothing to kill`,
+        );
+      }
+      if (!flags.json) process.stdout.write(`killed ${s.session_id}\n`);
     });
 
   // After the subcommands: they inherit settings made before they were added, and must keep

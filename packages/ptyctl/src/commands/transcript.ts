@@ -1,18 +1,12 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import {
-  getSession,
-  getTranscript,
-  getTranscriptCast,
-  type TranscriptMatch,
-  type TranscriptPage,
-  type TranscriptParams,
-} from '../api';
+import { getSession, getTranscript, getTranscriptCast, type TranscriptPage, type TranscriptParams } from '../api';
 import { settingsOf } from '../context';
 import { FollowGrep } from '../follow-grep';
-import { usageError } from '../exit-codes';
+import { ExitCode, StatusExit, usageError } from '../exit-codes';
 import { printJson } from '../format';
-import { sequenceNumber } from '../parsers';
+import { matchLine } from '../match-line';
+import { seconds, sequenceNumber } from '../parsers';
 import type { Settings } from '../settings';
 
 interface TranscriptFlags {
@@ -22,6 +16,9 @@ interface TranscriptFlags {
   grep?: string;
   limit?: number;
   follow?: boolean;
+  maxCount?: number;
+  timeout?: number;
+  color?: string;
   format?: string;
   json?: boolean;
 }
@@ -44,19 +41,30 @@ const positive = (value: string): number => {
   return n;
 };
 
-/** Control characters of a match made visible, so each match stays on one line. */
-function visible(text: string): string {
-  return text
-    .replace(/\r\n/g, '⏎')
-    .replace(/[\r\n]/g, '⏎')
-    .replace(/\t/g, ' ')
-    .replace(/\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const COLORS = ['auto', 'always', 'never'];
+
+function colorWhen(value: string): string {
+  if (!COLORS.includes(value)) throw new InvalidArgumentError(`expected ${COLORS.join(', ')}, got '${value}'`);
+  return value;
 }
 
-function printMatch(m: TranscriptMatch): void {
-  const where = m.start_seq === m.end_seq ? `${m.start_seq}` : `${m.start_seq}-${m.end_seq}`;
-  process.stdout.write(`${where}: ${visible(m.before)}${visible(m.text)}${visible(m.after)}\n`);
+/** Highlight matches on a terminal (as grep --color=auto does), never in a pipe or with NO_COLOR. */
+function highlightOf(flags: TranscriptFlags): boolean {
+  if (flags.color === 'always' || flags.color === 'never') return flags.color === 'always';
+  return process.stdout.isTTY === true && !process.env['NO_COLOR'];
 }
+
+/** The smaller of two optional limits. */
+function atMost(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
+/** grep's exit status: 0 when something matched, 1 when nothing did. */
+function grepStatus(matched: number): void {
+  if (matched === 0) throw new StatusExit(ExitCode.NO_MATCH);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Output bytes of a page straight to stdout, like `tail` does for live output. */
 function printOutput(page: TranscriptPage): void {
@@ -105,12 +113,17 @@ export function registerTranscript(program: Command): void {
     .option('--grep <text>', 'print the matches of this text (found across frame boundaries), one per line')
     .option('--limit <n>', 'at most this many frames (with --grep: matches)', positive)
     .option('--follow', 'keep printing new output until the session closes')
+    .option('-m, --max-count <n>', 'with --grep: stop after this many matches (also with --follow)', positive)
+    .option('--timeout <seconds>', 'with --follow: stop after this many seconds', seconds)
+    .option('--color <when>', `highlight matches: ${COLORS.join(', ')} (auto: when stdout is a terminal)`, colorWhen)
     .option('--format <format>', 'asciicast: print an asciicast v2 recording (asciinema play file.cast)')
     .option('--json', 'print the transcript (frames and matches) as one JSON document')
     .addHelpText(
       'after',
       '\nWithout --grep or --json, stdout gets the raw output bytes (escape sequences included).\n' +
-        'Matches print as `<first seq>[-<last seq>]: <text around the match>`. Needs pty:observe.',
+        'Matches print as `<first seq>[-<last seq>]: <the line of the match>`. With --grep the exit\n' +
+        'status is like grep: 0 when something matched, 1 when nothing did (also at --timeout).\n' +
+        'Needs pty:observe.',
     )
     .action(async (id: string, flags: TranscriptFlags, cmd: Command) => {
       if (flags.format !== undefined && flags.format !== 'asciicast') {
@@ -120,6 +133,8 @@ export function registerTranscript(program: Command): void {
         throw usageError('--format asciicast cannot be combined with --grep, --follow or --json');
       }
       if (flags.json && flags.follow) throw usageError('--json cannot be combined with --follow');
+      if (flags.maxCount !== undefined && flags.grep === undefined) throw usageError('--max-count needs --grep');
+      if (flags.timeout !== undefined && !flags.follow) throw usageError('--timeout needs --follow');
       if (flags.fromSeq !== undefined && flags.toSeq !== undefined && flags.toSeq < flags.fromSeq) {
         throw usageError('--to-seq is before --from-seq');
       }
@@ -141,9 +156,10 @@ export function registerTranscript(program: Command): void {
         return;
       }
 
+      const limit = flags.grep !== undefined ? atMost(flags.limit, flags.maxCount) : flags.limit;
       if (flags.json) {
         let doc: TranscriptPage | undefined;
-        await readPages(s, id, params, flags.fromSeq, flags.limit, (page) => {
+        await readPages(s, id, params, flags.fromSeq, limit, (page) => {
           doc = doc
             ? {
                 ...page,
@@ -153,26 +169,38 @@ export function registerTranscript(program: Command): void {
               }
             : page;
         });
-        return printJson(doc);
+        printJson(doc);
+        return flags.grep !== undefined ? grepStatus(doc?.matches?.length ?? 0) : undefined;
       }
 
       if (flags.follow && flags.grep !== undefined) return followGrep(s, id, flags, flags.grep);
+      const highlight = highlightOf(flags);
+      let matched = 0;
       const emit = (page: TranscriptPage): void => {
-        if (flags.grep !== undefined) (page.matches ?? []).forEach(printMatch);
-        else printOutput(page);
+        if (flags.grep === undefined) return printOutput(page);
+        for (const m of page.matches ?? []) process.stdout.write(matchLine(m, highlight));
+        matched += page.matches?.length ?? 0;
       };
-      let { next, left } = await readPages(s, id, params, flags.fromSeq, flags.limit, emit);
-      if (!flags.follow) return;
-      // Following: poll for what is new until the session has closed and all of it is printed.
-      for (;;) {
-        if (left !== undefined && left <= 0) return;
-        if (flags.toSeq !== undefined && next > flags.toSeq) return;
-        const closed = (await getSession(s, id)).state === 'closed';
-        ({ next, left } = await readPages(s, id, params, next, left, emit));
-        if (closed) return;
-        await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+      let { next, left } = await readPages(s, id, params, flags.fromSeq, limit, emit);
+      if (flags.follow) {
+        // Following: poll for what is new until the session has closed and all of it is printed.
+        const deadline = deadlineOf(flags);
+        for (;;) {
+          if (left !== undefined && left <= 0) break;
+          if (flags.toSeq !== undefined && next > flags.toSeq) break;
+          const closed = (await getSession(s, id)).state === 'closed';
+          ({ next, left } = await readPages(s, id, params, next, left, emit));
+          if (closed || Date.now() >= deadline) break;
+          await sleep(FOLLOW_POLL_MS);
+        }
       }
+      if (flags.grep !== undefined) grepStatus(matched);
     });
+}
+
+/** When `--follow` gives up (`--timeout`), as a Date.now() value. */
+function deadlineOf(flags: TranscriptFlags): number {
+  return flags.timeout === undefined ? Infinity : Date.now() + flags.timeout * 1000;
 }
 
 /**
@@ -185,21 +213,26 @@ async function followGrep(s: Settings, id: string, flags: TranscriptFlags, q: st
     ...(flags.toSeq !== undefined ? { toSeq: flags.toSeq } : {}),
     ...(flags.stream !== undefined ? { stream: flags.stream } : {}),
   };
-  let left = flags.limit;
+  const max = atMost(flags.limit, flags.maxCount);
+  const highlight = highlightOf(flags);
+  const deadline = deadlineOf(flags);
+  let matched = 0;
+  const done = (): boolean => max !== undefined && matched >= max;
   const emit = (page: TranscriptPage): void => {
     for (const m of grep.page(page)) {
-      if (left !== undefined && left <= 0) return;
-      printMatch(m);
-      if (left !== undefined) left--;
+      if (done()) return;
+      process.stdout.write(matchLine(m, highlight));
+      matched++;
     }
   };
   let { next } = await readPages(s, id, params, flags.fromSeq, undefined, emit);
   for (;;) {
-    if (left !== undefined && left <= 0) return;
-    if (flags.toSeq !== undefined && next > flags.toSeq) return;
+    if (done() || Date.now() >= deadline) break;
+    if (flags.toSeq !== undefined && next > flags.toSeq) break;
     const closed = (await getSession(s, id)).state === 'closed';
     ({ next } = await readPages(s, id, params, next, undefined, emit));
-    if (closed) return;
-    await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+    if (closed) break;
+    await sleep(FOLLOW_POLL_MS);
   }
+  grepStatus(matched);
 }
