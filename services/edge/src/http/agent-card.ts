@@ -1,3 +1,4 @@
+import { INPUT_MEDIA_TYPES } from '@pty-ws/a2a';
 import { A2A_TYPES, toA2aV1 } from '@pty-ws/a2a-proto';
 import {
   BINDING_URI,
@@ -96,7 +97,7 @@ export function agentCard(
     security_requirements: config.authEnabled
       ? [{ schemes: { bearer: { list: [] } } }, ...(mtls ? [{ schemes: { mtls: { list: [] } } }] : [])]
       : [],
-    default_input_modes: ['text/plain'],
+    default_input_modes: [...INPUT_MEDIA_TYPES],
     default_output_modes: ['text/plain'],
     skills: [
       {
