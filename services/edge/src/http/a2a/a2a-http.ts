@@ -55,7 +55,7 @@ async function rest(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict
     knownInstance(deps, call);
     const principal = await authenticate(deps, call, verdict);
     deps.admit?.(principal.id, deps.instanceId);
-    supportedVersion(call);
+    checkA2aVersion(call.a2aVersion); // A2A §3.2.6
     const body = async (): Promise<unknown> => {
       if (!jsonContentType(call.contentType)) {
         throw new A2aError(
@@ -85,7 +85,7 @@ async function jsonRpc(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerd
     // buffered (its connection closes with the answer), and it learns nothing about what it sent.
     const principal = await authenticate(deps, call, verdict);
     deps.admit?.(principal.id, deps.instanceId);
-    supportedVersion(call);
+    checkA2aVersion(call.a2aVersion); // A2A §3.2.6
     const text = await bodyText(call);
     const envelope = parseEnvelope(text);
     id = envelope.ok ? envelope.req.id : envelope.id;
@@ -109,10 +109,6 @@ function knownInstance(deps: A2aHttpDeps, call: HttpCall): void {
   if (call.instanceId !== deps.instanceId) {
     throw new A2aError('MethodNotFound', `instance '${call.instanceId}' is not served here`);
   }
-}
-
-function supportedVersion(call: HttpCall): void {
-  checkA2aVersion(call.a2aVersion);
 }
 
 async function authenticate(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict): Promise<Principal> {
