@@ -157,6 +157,21 @@ describe('A2A TCK checks on the HTTP bindings', () => {
       }
     });
 
+    it('Last-Modified; If-Modified-Since with it (and no If-None-Match) is 304, with an earlier date 200', async () => {
+      for (const path of paths()) {
+        const first = await http(ctx().server, 'GET', path, { token: null });
+        const lastModified = first.headers.get('last-modified');
+        expect(Number.isNaN(Date.parse(lastModified ?? ''))).toBe(false);
+        const since = (date: string, extra: Record<string, string> = {}) =>
+          http(ctx().server, 'GET', path, { token: null, headers: { 'if-modified-since': date, ...extra } });
+        expect((await since(lastModified!)).status).toBe(304);
+        expect((await since(new Date(Date.parse(lastModified!) - 60_000).toUTCString())).status).toBe(200);
+        expect((await since('not a date')).status).toBe(200);
+        // If-None-Match decides when both are sent.
+        expect((await since(lastModified!, { 'if-none-match': '"stale"' })).status).toBe(200);
+      }
+    });
+
     it('a stale ETag gets the card; the ETag follows the content (another Host, another card)', async () => {
       const path = paths()[0]!;
       const card = await http(ctx().server, 'GET', path, { token: null, headers: { 'if-none-match': '"stale"' } });

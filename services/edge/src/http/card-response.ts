@@ -18,17 +18,37 @@ export function matchesIfNoneMatch(header: string, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-/** The card with `cache-control`, `etag`, and 304 Not Modified when the caller holds it already. */
-export function sendCard(r: Responder, card: unknown, ifNoneMatch: string): void {
+/** The validators a client sent (empty: absent). */
+export interface Conditions {
+  ifNoneMatch: string;
+  ifModifiedSince: string;
+}
+
+/**
+ * RFC 9110 §13.2.2: If-None-Match decides when sent; otherwise If-Modified-Since, a date no
+ * earlier than the card's Last-Modified (second precision, as HTTP dates are).
+ */
+function notModified(conditions: Conditions, etag: string, lastModified: Date): boolean {
+  if (conditions.ifNoneMatch !== '') return matchesIfNoneMatch(conditions.ifNoneMatch, etag);
+  const since = Date.parse(conditions.ifModifiedSince);
+  return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+}
+
+/**
+ * The card with `cache-control`, `etag` and `last-modified` (when this edge started serving it:
+ * it changes only with the configuration), and 304 Not Modified when the caller holds it already.
+ */
+export function sendCard(r: Responder, card: unknown, conditions: Conditions, lastModified: Date): void {
   if (r.aborted) return;
   const body = JSON.stringify(card);
   const etag = etagOf(body);
-  const fresh = ifNoneMatch !== '' && matchesIfNoneMatch(ifNoneMatch, etag);
+  const fresh = notModified(conditions, etag, lastModified);
   r.res.cork(() => {
     r.res.writeStatus(statusLine(fresh ? 304 : 200));
     if (!fresh) r.res.writeHeader('content-type', 'application/json');
     r.res.writeHeader('cache-control', `public, max-age=${CARD_MAX_AGE_S}`);
     r.res.writeHeader('etag', etag);
+    r.res.writeHeader('last-modified', lastModified.toUTCString());
     r.res.end(fresh ? undefined : body);
   });
 }
