@@ -3,8 +3,9 @@
  * `/.well-known/agent-card.json`, older clients `/.well-known/agent.json`) is the edge's instance
  * card, and every name in it is spelled once, in A2A v1.0 ProtoJSON.
  */
+import { protoRoot } from '@pty-ws/a2a-proto';
 import { http } from '@pty-ws/testkit';
-import { useServer } from './support';
+import { ptyWsParams, useServer } from './support';
 
 /** Every object key of `value` with its path, not descending into `skip`ped keys (free-form data). */
 function keysOf(
@@ -42,18 +43,14 @@ describe('AgentCard discovery from the host root', () => {
   it('its interfaces point at the per-instance endpoints, which answer', async () => {
     const card = (await http(ctx().server, 'GET', '/.well-known/agent-card.json', { token: null })).body as {
       supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
-      instance_id: string;
-      url: string;
     };
     const instance = ctx().server.instanceId;
-    expect(card.instance_id).toBe(instance);
+    expect(ptyWsParams(card).instance_id).toBe(instance);
     const byBinding = new Map(card.supportedInterfaces.map((i) => [i.protocolBinding, i]));
     expect(byBinding.get('HTTP+JSON')?.url).toBe(`${ctx().server.httpUrl}/agents/${instance}/a2a/v1`);
     expect(byBinding.get('JSONRPC')?.url).toBe(`${ctx().server.httpUrl}/agents/${instance}/a2a/jsonrpc`);
     expect(card.supportedInterfaces.every((i) => i.protocolVersion === '1.0')).toBe(true);
-    // The v0.3 `url` is the JSON-RPC endpoint: a v0.3 client POSTs there.
-    expect(card.url).toBe(byBinding.get('JSONRPC')?.url);
-    const rpc = await http(ctx().server, 'POST', new URL(card.url).pathname, {
+    const rpc = await http(ctx().server, 'POST', new URL(byBinding.get('JSONRPC')!.url).pathname, {
       json: { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
     });
     expect(rpc.body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { nextPageToken: '' } });
@@ -61,12 +58,12 @@ describe('AgentCard discovery from the host root', () => {
 
   it('no name is spelled twice: lowerCamelCase A2A names, pty-ws fields and extension params as their specs write them', async () => {
     const card = (await instanceCard()).body as Record<string, unknown>;
-    // Free-form data: extension params (pty-extensions/v1 names) and the pty-ws/v1 `bindings` (binding §10).
-    const keys = keysOf(card, new Set(['params', 'bindings']));
+    // Free-form data: extension params (pty-extensions/v1 names, the pty-ws/v1 `bindings` of binding §10).
+    const keys = keysOf(card, new Set(['params']));
     const twins = keys.filter((k) => k.key.includes('_') && k.siblings.includes(camel(k.key)));
     expect(twins.map((k) => k.path)).toEqual([]);
     const snake = keys.filter((k) => k.key.includes('_')).map((k) => k.path);
-    expect(snake).toEqual(['$.instance_id']);
+    expect(snake).toEqual([]);
     for (const removed of [
       'supported_interfaces',
       'security_schemes',
@@ -82,4 +79,31 @@ describe('AgentCard discovery from the host root', () => {
       capabilities: { streaming: true, pushNotifications: true },
     });
   });
+
+  it('holds only fields of the A2A 1.0 AgentCard, at every level: a strict parser accepts it', async () => {
+    const card = (await instanceCard()).body;
+    expect(unknownFields(card, 'lf.a2a.v1.AgentCard')).toEqual([]);
+    const params = ptyWsParams(card);
+    expect(params.instance_id).toBe(ctx().server.instanceId);
+    expect(params.bindings.map((b) => b.uri)).toEqual(expect.arrayContaining(['HTTP+JSON', 'JSONRPC']));
+  });
 });
+
+/**
+ * Paths of `json` keys that message `typeName` (proto/lf/a2a/v1) does not define under their
+ * ProtoJSON name, walking into message fields, repeated ones and maps; Struct data is free-form.
+ */
+function unknownFields(json: unknown, typeName: string, at = '$'): string[] {
+  if (typeName.startsWith('google.protobuf.')) return [];
+  const type = protoRoot().lookupType(typeName);
+  return Object.entries(json as Record<string, unknown>).flatMap(([key, value]) => {
+    const field = type.fieldsArray.find((f) => camel(f.name) === key);
+    if (!field) return [`${at}.${key}`];
+    const sub = field.resolvedType;
+    if (!sub || !('fields' in sub)) return [];
+    const nested = (v: unknown, p: string) => unknownFields(v, sub.fullName.replace(/^\./, ''), p);
+    if (field.repeated) return (value as unknown[]).flatMap((v, i) => nested(v, `${at}.${key}[${i}]`));
+    if (field.map) return Object.entries(value as object).flatMap(([k, v]) => nested(v, `${at}.${key}.${k}`));
+    return nested(value, `${at}.${key}`);
+  });
+}

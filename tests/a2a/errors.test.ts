@@ -9,7 +9,9 @@ import {
   errorInfoOf,
   jsonRpcPath,
   newSession,
+  ptyWsParams,
   rawPost,
+  reasonOf,
   rest,
   restBase,
   restOk,
@@ -17,11 +19,6 @@ import {
   textMessage,
   useServer,
 } from './support';
-
-/** The AIP-193 error body of the HTTP+JSON binding. */
-function reasonOf(body: unknown): string | undefined {
-  return (body as { error?: { details?: Array<{ reason?: string }> } })?.error?.details?.[0]?.reason;
-}
 
 describe('A2A control-plane errors', () => {
   const ctx = useServer({ authEnabled: true });
@@ -301,18 +298,18 @@ describe('A2A control-plane errors', () => {
   it('the AgentCard lists every binding with its endpoint, preference and notes, and push notifications', async () => {
     const res = await http(ctx().server, 'GET', `/agents/${ctx().server.instanceId}/.well-known/agent-card.json`);
     const card = res.body as {
-      bindings: Array<{ uri: string; endpoint: string; preference: string; notes: string; operations: string[] }>;
       supportedInterfaces: Array<{ url: string; protocolBinding: string }>;
       capabilities: { pushNotifications: boolean };
       securitySchemes: Record<string, unknown>;
     };
-    const byUri = new Map(card.bindings.map((b) => [b.uri, b]));
+    const { bindings } = ptyWsParams(card);
+    const byUri = new Map(bindings.map((b) => [b.uri, b]));
     expect(byUri.get('HTTP+JSON')).toMatchObject({ preference: 'primary' });
     expect(byUri.get('HTTP+JSON')!.endpoint).toMatch(new RegExp(`/agents/${ctx().server.instanceId}/a2a/v1$`));
     expect(byUri.get('JSONRPC')!.endpoint).toMatch(new RegExp(`/agents/${ctx().server.instanceId}/a2a/jsonrpc$`));
     expect(byUri.get('HTTP+JSON')!.operations).toContain('SetTaskPushNotificationConfig');
     expect(byUri.get('HTTP+JSON')!.notes).toMatch(/ListTasks/);
-    const ptyWs = card.bindings.find((b) => b.uri.includes('pty-ws'));
+    const ptyWs = bindings.find((b) => b.uri.includes('pty-ws'));
     expect(ptyWs?.preference).toBe('secondary');
     expect(ptyWs?.notes).toMatch(/ListTasks/);
     expect(card.capabilities.pushNotifications).toBe(true);

@@ -140,14 +140,6 @@ describe('A2A streaming over SSE', () => {
     expect(viaRest.events.map((e) => stateOf(e.data as StreamEvent))).toEqual(['WORKING', 'CANCELED']);
   });
 
-  it('subscribing to a finished task yields its snapshot and ends', async () => {
-    const { task } = await restOk<{ task: V1Task }>(ctx(), 'POST', '/message:send', {
-      message: textMessage('echo done-already', session),
-    });
-    const s = await readSse(ctx(), 'POST', `${restBase(ctx())}/tasks/${task.id}:subscribe`, undefined);
-    expect(s.events.map((e) => e.data)).toEqual([{ task }]);
-  });
-
   it('a stream that cannot start is a plain JSON error with its status, not an event stream', async () => {
     const s = await readSse(
       ctx(),

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { A2A_TYPES, toA2aV1 } from '@pty-ws/a2a-proto';
-import { newId, type Message, type Task } from '@pty-ws/protocol';
+import { EXTENSION_URI, newId, type Message, type Task } from '@pty-ws/protocol';
 import { TestContext, http, type HttpResponse, type TestClient } from '@pty-ws/testkit';
 
 /** One server per file, started in beforeAll and disposed in afterAll (the conformance suite's). */
@@ -41,6 +41,11 @@ export interface ErrorDetail {
   reason?: string;
   domain?: string;
   metadata?: Record<string, string>;
+}
+
+/** The google.rpc.ErrorInfo reason of an HTTP+JSON error body (AIP-193). */
+export function reasonOf(body: unknown): string | undefined {
+  return (body as { error?: { details?: Array<{ reason?: string }> } })?.error?.details?.[0]?.reason;
 }
 
 /** The google.rpc.ErrorInfo of a JSON-RPC error. */
@@ -118,6 +123,24 @@ export interface V1List {
 
 /** A pty-ws/v1 task (WebSocket JSON) as the HTTP bindings render it: what they must agree on. */
 export const asV1 = (task: Task): V1Task => toA2aV1(A2A_TYPES.Task, task) as unknown as V1Task;
+
+/** An endpoint as the card's pty-extensions params list it (pty-ws/v1 binding §10). */
+export interface CardBinding {
+  uri: string;
+  endpoint: string;
+  preference: string;
+  operations: string[];
+  notes: string;
+  subprotocols?: string[];
+}
+
+/** The pty-extensions `params` of an AgentCard: where pty-ws's own card data (instance, bindings) lives. */
+export function ptyWsParams(card: unknown): Record<string, unknown> & { instance_id: string; bindings: CardBinding[] } {
+  const { capabilities } = card as { capabilities: { extensions: { uri: string; params?: unknown }[] } };
+  const ours = capabilities.extensions.find((e) => e.uri === EXTENSION_URI);
+  if (!ours?.params) throw new Error(`no ${EXTENSION_URI} params in the card`);
+  return ours.params as Record<string, unknown> & { instance_id: string; bindings: CardBinding[] };
+}
 
 /** A user message that runs `text` in `sessionId` (the metadata key picks the session). */
 export function textMessage(text: string, sessionId?: string): Message {

@@ -91,6 +91,8 @@ describe('npm run loadtest (Node driver of the k6 scenarios)', () => {
       connBurstPerPrincipal: 100_000,
       connRatePerInstance: 100_000,
       connBurstPerInstance: 100_000,
+      apiRatePerPrincipal: 100_000,
+      apiBurstPerPrincipal: 100_000,
     });
   });
 

@@ -1,6 +1,7 @@
 /** The REST control plane of the interface contract, the AgentCard (binding §10) and health. */
 import { BINDING_URI, CORE_OPERATIONS, EXTENSION_URI, isUuidV7, newId } from '@pty-ws/protocol';
 import { http, isRecord, joinSession, type HttpResponse } from '@pty-ws/testkit';
+import { ptyWsParams } from '../a2a/support';
 import { decodeSnapshot, jsonOf, shell, useServer } from './support';
 
 const ADMIN = `admin-${newId()}`;
@@ -212,10 +213,9 @@ describe('REST control plane', () => {
     const res = await http(ctx().server, 'GET', `/agents/${ctx().server.instanceId}/.well-known/agent-card.json`);
     expect(res.status).toBe(200);
     const card = res.body as {
-      bindings: Array<{ uri: string; endpoint: string; preference: string; operations: string[]; notes: string }>;
       capabilities: { extensions: Array<{ uri: string; required?: boolean; params?: Record<string, unknown> }> };
     };
-    const binding = card.bindings.find((b) => b.uri === BINDING_URI);
+    const binding = ptyWsParams(card).bindings.find((b) => b.uri === BINDING_URI);
     expect(binding).toBeDefined();
     expect(binding?.endpoint).toMatch(
       new RegExp(`^wss?://.+/agents/${ctx().server.instanceId}/sessions/\\{session_id\\}/attach$`),

@@ -137,6 +137,8 @@ describe('gRPC A2AService', () => {
     const taskId = res.task!.id!;
     const stream = other.a2a.SubscribeToTask({ id: taskId }, asAdmin());
     const events = collect(stream);
+    // Subscribed (the snapshot arrived) before the cancel: a canceled task cannot be subscribed to.
+    await new Promise((resolve) => stream.once('data', resolve));
     const r = await ws.request('CancelTask', { task_id: taskId });
     expect(r.op).toBe('CancelTask.Response');
     const got = await events;
@@ -232,6 +234,52 @@ describe('gRPC A2AService', () => {
         domain: 'a2a-protocol.org',
       }),
     ]);
+  });
+
+  describe('A2A TCK checks (gRPC)', () => {
+    let finished: Task;
+    beforeAll(async () => {
+      finished = toTask((await call(svc(), svc().SendMessage, { message: message('echo tck') }, asAdmin())).task);
+      expect(finished.status.state).toBe('COMPLETED');
+    });
+
+    it('STREAM-SUB-003: SubscribeToTask on a task in a terminal state is UnsupportedOperationError (UNIMPLEMENTED)', async () => {
+      const refused = await statusOf(collect(svc().SubscribeToTask({ id: finished.id }, asAdmin())));
+      expect(refused.code).toBe(grpc.status.UNIMPLEMENTED);
+      expect(refused.a2a).toMatchObject({ type: 'UnsupportedOperation', code: -32004 });
+    });
+
+    it('CORE-SEND-002: a message to a task in a terminal state is UnsupportedOperationError, unary and streaming', async () => {
+      const followUp = { ...message('echo again'), task_id: finished.id, context_id: finished.context_id };
+      const unary = await statusOf(call(svc(), svc().SendMessage, { message: followUp }, asAdmin()));
+      expect(unary.code).toBe(grpc.status.UNIMPLEMENTED);
+      expect(unary.a2a).toMatchObject({ type: 'UnsupportedOperation' });
+      const streamed = await statusOf(collect(svc().SendStreamingMessage({ message: followUp }, asAdmin())));
+      expect(streamed.code).toBe(grpc.status.UNIMPLEMENTED);
+    });
+
+    it('CORE-SEND-003: a part of an unsupported media type is ContentTypeNotSupportedError (INVALID_ARGUMENT)', async () => {
+      const raw = {
+        ...message('x'),
+        parts: [{ raw: Buffer.from('tck'), media_type: 'application/x-unsupported-tck-type' }],
+      };
+      const refused = await statusOf(call(svc(), svc().SendMessage, { message: raw }, asAdmin()));
+      expect(refused.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(refused.a2a).toMatchObject({ type: 'ContentTypeNotSupported', code: -32005 });
+    });
+
+    it('GRPC-ERR-002: an unsupported a2a-version metadata is VersionNotSupportedError (UNIMPLEMENTED)', async () => {
+      const versioned = (v: string) => meta(ctx().server.adminToken, { 'a2a-version': v });
+      const refused = await statusOf(call(svc(), svc().GetTask, { id: finished.id }, versioned('99.0')));
+      expect(refused.code).toBe(grpc.status.UNIMPLEMENTED);
+      expect(refused.a2a).toMatchObject({ type: 'VersionNotSupported', code: -32009 });
+      const stream = await statusOf(collect(svc().SubscribeToTask({ id: finished.id }, versioned('0.3'))));
+      expect(stream.code).toBe(grpc.status.UNIMPLEMENTED);
+      // The versions it speaks are served.
+      for (const v of ['1.0', '1']) {
+        expect(toTask(await call(svc(), svc().GetTask, { id: finished.id }, versioned(v))).id).toBe(finished.id);
+      }
+    });
   });
 
   it('bad input: INVALID_ARGUMENT, NOT_FOUND, UNIMPLEMENTED', async () => {

@@ -1,13 +1,14 @@
 /**
  * The A2A control plane (HTTP+JSON, JSON-RPC, gRPC A2AService) and gRPC AdminService under the
- * edge's per-principal request limits (the PTYWS_CONN_RATE_* buckets attach upgrades use) and on
+ * edge's per-principal request limits (PTYWS_API_RATE_PER_PRINCIPAL: a bucket apart from the attach
+ * upgrades' PTYWS_CONN_RATE_*) and on
  * the audit trail: each binding refuses in its own form (HTTP 429, JSON-RPC -32600 + HTTP 429, gRPC
  * RESOURCE_EXHAUSTED), counted in ptyws_rate_limited_total; task send/cancel, push-config
  * set/delete and admin session/token operations are recorded with who, what, binding and address.
  */
 import type { AuditEventJson } from '@pty-ws/ports';
 import { newId, type Task } from '@pty-ws/protocol';
-import { TestContext, http } from '@pty-ws/testkit';
+import { TestContext, http, tryUpgrade } from '@pty-ws/testkit';
 import { call, clients, collect, grpc, meta, statusOf, type Clients } from '../grpc/support';
 import { openSse } from '../a2a/support';
 import { rateLimitedTotal } from './support';
@@ -23,7 +24,7 @@ describe('A2A and gRPC admin request limits', () => {
   const BURST = 3;
   beforeAll(async () => {
     // One request per second after a burst of three: the fourth request in a row is refused.
-    ctx = await TestContext.startWithGrpc({ connRatePerPrincipal: 1, connBurstPerPrincipal: BURST });
+    ctx = await TestContext.startWithGrpc({ apiRatePerPrincipal: 1, apiBurstPerPrincipal: BURST });
     c = clients(ctx.server.grpcAddresses[0]!);
     // REST calls take from the same buckets: each minter mints at most BURST tokens.
     for (let i = 0; i < 2; i++) minters.push((await ctx.mintToken({ scopes: ['pty:admin'] })).token);
@@ -41,7 +42,7 @@ describe('A2A and gRPC admin request limits', () => {
   };
 
   it('HTTP+JSON answers 429 RATE_LIMITED past the burst, counted per principal', async () => {
-    const before = await rateLimitedTotal(ctx, 'connections_principal');
+    const before = await rateLimitedTotal(ctx, 'requests_principal');
     const token = await freshToken(['pty:observe']);
     const list = () => http(ctx.server, 'GET', `${restBase(ctx)}/tasks`, { token });
     for (let i = 0; i < BURST; i++) expect((await list()).status).toBe(200);
@@ -52,7 +53,7 @@ describe('A2A and gRPC admin request limits', () => {
     // Another principal is not affected.
     const other = await freshToken(['pty:observe']);
     expect((await http(ctx.server, 'GET', `${restBase(ctx)}/tasks`, { token: other })).status).toBe(200);
-    expect(await rateLimitedTotal(ctx, 'connections_principal')).toBe((Number.isNaN(before) ? 0 : before) + 1);
+    expect(await rateLimitedTotal(ctx, 'requests_principal')).toBe((Number.isNaN(before) ? 0 : before) + 1);
   });
 
   it('JSON-RPC answers -32600 (reason RATE_LIMITED) with HTTP 429 past the burst', async () => {
@@ -70,7 +71,7 @@ describe('A2A and gRPC admin request limits', () => {
     expect(refused.error?.code).toBe(-32600);
     expect(refused.error?.data?.[0]).toMatchObject({
       reason: 'RATE_LIMITED',
-      metadata: { limit: 'connections_principal' },
+      metadata: { limit: 'requests_principal' },
     });
   });
 
@@ -264,5 +265,39 @@ describe('A2A and gRPC admin audit events', () => {
     }
     expect(events[0]).toMatchObject({ session_id: session.session_id });
     expect(events[3]?.detail).toMatchObject({ token_id: token.token?.token_id });
+  });
+});
+
+describe('control-plane requests and attach upgrades have buckets of their own', () => {
+  let ctx: TestContext;
+  let c: Clients;
+  const ATTACH_BURST = 2;
+  beforeAll(async () => {
+    // An attach allowance a conformance run or a busy dashboard would empty in a moment if
+    // its requests were charged to it.
+    ctx = await TestContext.startWithGrpc({ connRatePerPrincipal: 1, connBurstPerPrincipal: ATTACH_BURST });
+    c = clients(ctx.server.grpcAddresses[0]!);
+  });
+  afterAll(async () => {
+    c?.close();
+    await ctx?.dispose();
+  });
+
+  it("a principal's A2A, REST and gRPC requests do not spend its attach upgrades", async () => {
+    const sessionId = (await ctx.createSession({ argv: ['/bin/sh'] })).session_id;
+    const { token } = await ctx.mintToken({ scopes: ['pty:control'] });
+    const rpcPath = `/agents/${ctx.server.instanceId}/a2a/jsonrpc`;
+    for (let i = 0; i < 5 * ATTACH_BURST; i++) {
+      expect((await http(ctx.server, 'GET', `${restBase(ctx)}/tasks`, { token })).status).toBe(200);
+      expect((await http(ctx.server, 'POST', rpcPath, { token, json: rpcBody('ListTasks', {}) })).body).toHaveProperty(
+        'result',
+      );
+      expect((await http(ctx.server, 'GET', `/api/v1/sessions/${sessionId}`, { token })).status).not.toBe(429);
+      await call(c.a2a, c.a2a.ListTasks, {}, meta(token));
+    }
+    const url = ctx.server.attachUrl(sessionId);
+    for (let i = 0; i < ATTACH_BURST; i++) expect((await tryUpgrade(url, { token })).status).toBe(101);
+    // The attach bucket still applies to attaches.
+    expect((await tryUpgrade(url, { token })).status).toBe(429);
   });
 });

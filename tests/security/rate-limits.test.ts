@@ -35,7 +35,7 @@ describe('connection rate per principal', () => {
   beforeAll(async () => {
     ctx = await TestContext.start({ connRatePerPrincipal: 1, connBurstPerPrincipal: 3 });
     sessionId = (await ctx.createSession(shell())).session_id;
-    // REST calls take from the principal's bucket too: the second test mints with its own admin.
+    // Minting over REST spends the admin's request bucket, not this bucket of attach upgrades.
     minter = (await ctx.mintToken({ scopes: ['pty:admin'] })).token;
   });
   let minter = '';

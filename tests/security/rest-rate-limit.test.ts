@@ -11,7 +11,7 @@ jest.setTimeout(60_000);
 describe('REST request rate per principal', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await TestContext.start({ connRatePerPrincipal: 1, connBurstPerPrincipal: 5 });
+    ctx = await TestContext.start({ apiRatePerPrincipal: 1, apiBurstPerPrincipal: 5 });
   });
   afterAll(() => ctx.dispose());
 

@@ -28,6 +28,7 @@ import type {
   TaskPushNotificationConfig,
 } from './a2a-operations';
 import { checkCall, requireControl, requireObserve, sessionScope, usableSession, visibleTask } from './access';
+import { checkMediaTypes, refuseTerminal } from './message-checks';
 import { eventsOfUpdate, withHistory } from './stream-events';
 import { TaskFeed } from './task-feed';
 
@@ -134,6 +135,14 @@ export class A2aCore implements A2aOperations {
     checkCall(ctx);
     requireControl(ctx, 'start tasks');
     if (params.configuration?.task_push_notification_config) this.pushStore();
+    checkMediaTypes(params.message);
+    const continued = params.message.task_id;
+    if (continued !== undefined) {
+      refuseTerminal(
+        visibleTask(await this.deps.tasks.get(continued), ctx, continued).task,
+        'takes no further messages',
+      );
+    }
     const sessionId = await this.sessionOf(params, ctx);
     return {
       sessionId,
@@ -230,6 +239,7 @@ export class A2aCore implements A2aOperations {
       checkCall(ctx);
       requireObserve(ctx);
       const rec = visibleTask(await this.deps.tasks.get(params.id), ctx, params.id);
+      refuseTerminal(rec.task, 'has no updates left to subscribe to');
       if (FINAL_UPDATE_STATES.has(rec.task.status.state)) return { snapshot: rec.task };
       // Subscribe, then read the snapshot, then catch up from before the subscription: an update
       // is either in the snapshot or in the feed, and the feed drops what the snapshot covers.

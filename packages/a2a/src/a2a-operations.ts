@@ -24,7 +24,9 @@ export interface A2aOperations {
   /**
    * Runs the message as a task in the session the message names (SESSION_ID_METADATA_KEY) and
    * resolves once it reached a final or interrupted state, or, with
-   * `configuration.return_immediately`, once it started (WORKING). Needs `pty:control`.
+   * `configuration.return_immediately`, once it started (WORKING). Needs `pty:control`. A part of
+   * a media type other than INPUT_MEDIA_TYPES is ContentTypeNotSupported; a message continuing a
+   * task in a terminal state is UnsupportedOperation.
    */
   sendMessage(params: SendMessageParams, ctx: CallContext): Promise<SendMessageResult>;
   /**
@@ -41,7 +43,8 @@ export interface A2aOperations {
   cancelTask(params: CancelTaskParams, ctx: CallContext): Promise<Task>;
   /**
    * Yields the current `Task` snapshot, then live updates until the first final one. A task that
-   * is already terminal yields its snapshot and ends. Needs `pty:observe`.
+   * is already terminal is UnsupportedOperation (A2A §3.1.6); an interrupted one (INPUT_REQUIRED)
+   * yields its snapshot and ends. Needs `pty:observe`.
    */
   subscribeToTask(params: SubscribeToTaskParams, ctx: CallContext): AsyncIterable<StreamEvent>;
 

@@ -3,6 +3,7 @@ export * from './a2a-operations';
 export { A2aCore, type A2aCoreDeps } from './a2a-core';
 export { checkCall, requireControl, requireObserve, sessionScope } from './access';
 export * from './parse';
+export { INPUT_MEDIA_TYPES, checkA2aVersion } from './message-checks';
 export { eventsOfUpdate, taskUpdateOf, withHistory, type TaskUpdate } from './stream-events';
 export { TaskFeed } from './task-feed';
 export { PushDispatcher } from './push/push-dispatcher';

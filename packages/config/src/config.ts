@@ -123,6 +123,10 @@ export interface Config {
   connRatePerInstance: number;
   /** PTYWS_CONN_BURST_PER_INSTANCE, default 600 */
   connBurstPerInstance: number;
+  /** PTYWS_API_RATE_PER_PRINCIPAL, default 200: control-plane requests (A2A, REST, gRPC) per second per principal. */
+  apiRatePerPrincipal: number;
+  /** PTYWS_API_BURST_PER_PRINCIPAL, default 400: burst allowance of the per-principal request bucket. */
+  apiBurstPerPrincipal: number;
   /** PTYWS_FRAME_RATE_PER_CONN, default 2000: inbound WebSocket messages per second per connection. */
   frameRatePerConn: number;
   /** PTYWS_INPUT_BYTES_PER_CONN, default 4194304: PTY input bytes per second per connection. */

@@ -482,6 +482,19 @@ const SPECS: SpecTable = {
     description: 'Connections an instance may open at once before PTYWS_CONN_RATE_PER_INSTANCE applies.',
     rule: integer(1, 1_000_000),
   },
+  apiRatePerPrincipal: {
+    name: 'PTYWS_API_RATE_PER_PRINCIPAL',
+    default: '200',
+    description:
+      'Control-plane requests (A2A HTTP+JSON, JSON-RPC, gRPC; REST API) per second per principal, apart from attach upgrades; over it 429 `RATE_LIMITED`.',
+    rule: integer(1, 1_000_000),
+  },
+  apiBurstPerPrincipal: {
+    name: 'PTYWS_API_BURST_PER_PRINCIPAL',
+    default: '400',
+    description: 'Requests a principal may make at once before PTYWS_API_RATE_PER_PRINCIPAL applies.',
+    rule: integer(1, 1_000_000),
+  },
   frameRatePerConn: {
     name: 'PTYWS_FRAME_RATE_PER_CONN',
     default: '2000',

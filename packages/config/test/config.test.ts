@@ -72,6 +72,8 @@ describe('loadConfig defaults', () => {
       connBurstPerPrincipal: 60,
       connRatePerInstance: 300,
       connBurstPerInstance: 600,
+      apiRatePerPrincipal: 200,
+      apiBurstPerPrincipal: 400,
       frameRatePerConn: 2000,
       inputBytesPerConn: 4194304,
       maxSockets: 10000,

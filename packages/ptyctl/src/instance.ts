@@ -2,6 +2,7 @@
  * Which instance a session lives in. The attach URL names it, but users rarely know it, and an
  * observe/control token cannot read the admin REST API, so several sources are tried in order.
  */
+import { EXTENSION_URI } from '@pty-ws/protocol';
 import { send } from './rest';
 import type { Settings } from './settings';
 
@@ -14,6 +15,15 @@ function stringField(body: unknown, key: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/** The instance an AgentCard names: the `instance_id` param of its pty-extensions entry (`capabilities.extensions[]`). */
+export function cardInstance(card: unknown): string | undefined {
+  const extensions = (card as { capabilities?: { extensions?: unknown } } | null)?.capabilities?.extensions;
+  const ours = Array.isArray(extensions)
+    ? (extensions as { uri?: unknown; params?: unknown }[]).find((e) => e?.uri === EXTENSION_URI)
+    : undefined;
+  return stringField(ours?.params, 'instance_id');
+}
+
 /** The A2A well-known AgentCard at the server root, which names the instance it serves. */
 async function fromAgentCard(settings: Settings): Promise<string | undefined> {
   try {
@@ -21,7 +31,7 @@ async function fromAgentCard(settings: Settings): Promise<string | undefined> {
       anonymous: true,
       timeoutMs: DISCOVERY_TIMEOUT_MS,
     });
-    return res.status === 200 ? stringField(res.body, 'instance_id') : undefined;
+    return res.status === 200 ? cardInstance(res.body) : undefined;
   } catch {
     return undefined;
   }

@@ -61,6 +61,7 @@ export const RATE_LIMITS = [
   'max_observers',
   'connections_principal',
   'connections_instance',
+  'requests_principal',
   'frames',
   'input_bytes',
   'sockets',

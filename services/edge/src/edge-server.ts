@@ -189,7 +189,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
         edgeId: config.edgeId,
         exchange: deps.limitsExchange,
         local: openConnections,
-        onRemoteAdmissions: (p, i) => admission.chargeRemote(p, i),
+        onRemoteAdmissions: (p, i, r) => admission.chargeRemote(p, i, r),
       })
     : undefined;
   admission.countConnections(openConnections, shared);

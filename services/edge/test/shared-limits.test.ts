@@ -52,6 +52,8 @@ function edge(
       connBurstPerPrincipal: 1000,
       connRatePerInstance: 1000,
       connBurstPerInstance: 1000,
+      apiRatePerPrincipal: 1000,
+      apiBurstPerPrincipal: 1000,
       maxSockets: 1000,
       ...limits,
     },
@@ -62,7 +64,7 @@ function edge(
     edgeId: id,
     exchange,
     local: () => conns,
-    onRemoteAdmissions: (p, i) => admission.chargeRemote(p, i),
+    onRemoteAdmissions: (p, i, r) => admission.chargeRemote(p, i, r),
     clock,
   });
   admission.countConnections(() => conns, shared);
@@ -85,6 +87,26 @@ describe('SharedLimits', () => {
     const refused = b.admission.admit('p', 'i');
     expect(refused?.limit).toBe('connections_principal');
     expect(x.sent.some((r) => r.edge === 'a' && r.admitted.principal['p'] === 2)).toBe(true);
+  });
+
+  it("charges one edge's control-plane requests to the other's request bucket, not its attach bucket", async () => {
+    const x = bus();
+    const limits = {
+      apiRatePerPrincipal: 0.001,
+      apiBurstPerPrincipal: 2,
+      connRatePerPrincipal: 0.001,
+      connBurstPerPrincipal: 1,
+    };
+    const a = edge('a', x, limits);
+    const b = edge('b', x, limits);
+    edges.push(a, b);
+    expect(a.admission.admitRequest('p', 'i')).toBeUndefined();
+    expect(a.admission.admitRequest('p', 'i')).toBeUndefined();
+    await tick();
+    expect(b.admission.admitRequest('p', 'i')?.limit).toBe('requests_principal');
+    expect(x.sent.some((r) => r.edge === 'a' && r.admitted.requests?.['p'] === 2)).toBe(true);
+    // The attach allowance is untouched on both edges.
+    expect(b.admission.admit('p', 'i')).toBeUndefined();
   });
 
   it("adds the other edges' open connections to the caps, and forgets what they closed", async () => {

@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import { A2aError, type CallContext } from '@pty-ws/a2a';
+import { A2aError, checkA2aVersion, type CallContext } from '@pty-ws/a2a';
 import { AuthError, bearerFromHeader, type Authenticator, type Principal } from '../auth';
 import type { RequestGate } from '../limits/request-gate';
 import type { Logger } from '../logger';
@@ -9,6 +9,8 @@ import { certificateIdentity } from '../mtls/certificate-identity';
 export const INSTANCE_METADATA = 'x-ptyws-instance';
 /** A2A extension activation (the `A2A-Extensions` header of the HTTP bindings), comma-separated. */
 export const EXTENSIONS_METADATA = 'a2a-extensions';
+/** The A2A version the caller speaks (the `A2A-Version` header of the HTTP bindings). */
+export const VERSION_METADATA = 'a2a-version';
 
 export interface GrpcCallAuth {
   auth: Authenticator;
@@ -97,6 +99,7 @@ export async function callContext(
   const principal = await authenticate(deps, call);
   const instanceId = instanceOf(deps, principal, call.metadata, tenant);
   deps.admit?.(principal.id, instanceId);
+  checkA2aVersion(text(call.metadata, VERSION_METADATA) || undefined);
   const extensions = text(call.metadata, EXTENSIONS_METADATA)
     .split(',')
     .map((s) => s.trim())

@@ -1,3 +1,4 @@
+import { INPUT_MEDIA_TYPES } from '@pty-ws/a2a';
 import { A2A_TYPES, toA2aV1 } from '@pty-ws/a2a-proto';
 import {
   BINDING_URI,
@@ -12,9 +13,10 @@ import { controlPlaneBindings } from './a2a/a2a-card';
 
 /**
  * The AgentCard of one instance: an A2A v1.0 `AgentCard` in its ProtoJSON form (lowerCamelCase,
- * rendered by `toA2aV1`, so no name is spelled twice), plus the fields the pty-ws/v1 binding text
- * adds: `bindings` (§10), `instance_id` (§2) and the v0.3 `url` (the JSON-RPC endpoint: clients
- * of A2A v0.3 POST there). A2A v1.0 clients ignore fields they do not know (spec §5.7).
+ * rendered by `toA2aV1`, so no name is spelled twice) and nothing else, so strict parsers accept
+ * it. What the pty-ws/v1 binding text adds — `instance_id` (§2) and `bindings` (§10: preference,
+ * operations, subprotocols, notes per endpoint) — lives in the pty-extensions `params`; the
+ * endpoints themselves are the `supportedInterfaces`.
  */
 export function agentCard(
   config: Config,
@@ -29,6 +31,19 @@ export function agentCard(
     ? controlPlaneBindings(config, instanceId, { http: origin.http, host: hostOf(origin.http) })
     : undefined;
   const attach = `${origin.ws}/agents/${instanceId}/sessions/{session_id}/attach`;
+  const bindings = [
+    {
+      uri: BINDING_URI,
+      endpoint: attach,
+      preference: 'secondary',
+      operations: [...CORE_OPERATIONS],
+      subprotocols: [SUBPROTOCOL_JSON, SUBPROTOCOL_BINARY],
+      notes:
+        'Optimal for interactive PTY attach; control-plane operations preferred via REST. ListTasks is scoped to the ' +
+        "connection's session (binding §4.4 deviation); PushNotificationConfig operations answer UNSUPPORTED_OPERATION.",
+    },
+    ...(control?.bindings ?? []),
+  ];
   const card = toA2aV1(A2A_TYPES.AgentCard, {
     name: `pty-ws ${instanceId}`,
     description: 'Live terminals over WebSocket: attach, observe and drive PTY sessions; run shell tasks.',
@@ -57,6 +72,8 @@ export function agentCard(
             replay_buffer_retention_seconds: config.replayRetentionS,
             default_cols: config.defaultCols,
             default_rows: config.defaultRows,
+            instance_id: instanceId,
+            bindings,
           },
         },
       ],
@@ -80,7 +97,7 @@ export function agentCard(
     security_requirements: config.authEnabled
       ? [{ schemes: { bearer: { list: [] } } }, ...(mtls ? [{ schemes: { mtls: { list: [] } } }] : [])]
       : [],
-    default_input_modes: ['text/plain'],
+    default_input_modes: [...INPUT_MEDIA_TYPES],
     default_output_modes: ['text/plain'],
     skills: [
       {
@@ -91,24 +108,7 @@ export function agentCard(
       },
     ],
   });
-  return {
-    ...card,
-    instance_id: instanceId,
-    url: control?.jsonRpcUrl ?? `${origin.http}/agents/${instanceId}`,
-    bindings: [
-      {
-        uri: BINDING_URI,
-        endpoint: attach,
-        preference: 'secondary',
-        operations: [...CORE_OPERATIONS],
-        subprotocols: [SUBPROTOCOL_JSON, SUBPROTOCOL_BINARY],
-        notes:
-          'Optimal for interactive PTY attach; control-plane operations preferred via REST. ListTasks is scoped to the ' +
-          "connection's session (binding §4.4 deviation); PushNotificationConfig operations answer UNSUPPORTED_OPERATION.",
-      },
-      ...(control?.bindings ?? []),
-    ],
-  };
+  return card;
 }
 
 function hostOf(url: string): string {

@@ -1,7 +1,8 @@
 import { BindingError, tryDecodePathSegment } from '@pty-ws/protocol';
 import type { Config } from '@pty-ws/config';
-import type { TemplatedApp } from '../uws';
+import type { HttpRequest, TemplatedApp } from '../uws';
 import { agentCard } from './agent-card';
+import { sendCard } from './card-response';
 import { responder, sendError, sendJson } from './respond';
 
 /**
@@ -17,10 +18,17 @@ export function mountAgentCards(app: TemplatedApp, config: Config, a2a: boolean)
   const tls = config.tlsCert !== undefined && config.tlsKey !== undefined;
   const origin = (host: string) =>
     tls ? { http: `https://${host}`, ws: `wss://${host}` } : { http: `http://${host}`, ws: `ws://${host}` };
+  // The card is built from the configuration, fixed for the life of the process.
+  const lastModified = new Date();
+  const conditions = (req: HttpRequest) => ({
+    ifNoneMatch: req.getHeader('if-none-match'),
+    ifModifiedSince: req.getHeader('if-modified-since'),
+  });
 
   for (const path of ['/.well-known/agent-card.json', '/.well-known/agent.json']) {
     app.get(path, (res, req) => {
-      sendJson(responder(res), 200, agentCard(config, config.instanceId, origin(req.getHeader('host')), a2a));
+      const card = agentCard(config, config.instanceId, origin(req.getHeader('host')), a2a);
+      sendCard(responder(res), card, conditions(req), lastModified);
     });
   }
 
@@ -28,12 +36,13 @@ export function mountAgentCards(app: TemplatedApp, config: Config, a2a: boolean)
     const r = responder(res);
     const instance = tryDecodePathSegment(req.getParameter(0) ?? '');
     const host = req.getHeader('host');
+    const asked = conditions(req);
     if (instance === undefined) return sendError(r, 'INVALID_REQUEST', 'malformed percent-escape in the URL path', 400);
     if (instance !== config.instanceId) {
       return sendJson(r, 404, {
         error: new BindingError('INVALID_REQUEST', `instance '${instance}' not found`).toPayload(),
       });
     }
-    sendJson(r, 200, agentCard(config, instance, origin(host), a2a));
+    sendCard(r, agentCard(config, instance, origin(host), a2a), asked, lastModified);
   });
 }

@@ -9,6 +9,9 @@ export interface ConnectionLimits {
   connBurstPerPrincipal: number;
   connRatePerInstance: number;
   connBurstPerInstance: number;
+  /** Control-plane requests per principal: a bucket apart from attach upgrades (PTYWS_API_*). */
+  apiRatePerPrincipal: number;
+  apiBurstPerPrincipal: number;
   maxSockets: number;
   /** Open attach connections per principal / per instance, counted across edges when shared. */
   maxConnsPerPrincipal?: number;
@@ -32,6 +35,7 @@ export interface Refusal {
 export class ConnectionAdmission {
   private readonly perPrincipal: KeyedBuckets;
   private readonly perInstance: KeyedBuckets;
+  private readonly requestsPerPrincipal: KeyedBuckets;
   /** Upgrades between admission and open: counted so a burst of slow upgrades cannot overshoot the cap. */
   private pending = 0;
   private connections: () => Iterable<CountedConnection> = () => [];
@@ -44,6 +48,7 @@ export class ConnectionAdmission {
   ) {
     this.perPrincipal = new KeyedBuckets(limits.connRatePerPrincipal, limits.connBurstPerPrincipal, clock);
     this.perInstance = new KeyedBuckets(limits.connRatePerInstance, limits.connBurstPerInstance, clock);
+    this.requestsPerPrincipal = new KeyedBuckets(limits.apiRatePerPrincipal, limits.apiBurstPerPrincipal, clock);
   }
 
   /** A socket slot for this upgrade, or a 503; call `release` when the upgrade ends either way. */
@@ -75,9 +80,14 @@ export class ConnectionAdmission {
   }
 
   /** Admissions other edges made: they drain this edge's buckets too (one cluster-wide rate). */
-  chargeRemote(principals: ReadonlyMap<string, number>, instances: ReadonlyMap<string, number>): void {
+  chargeRemote(
+    principals: ReadonlyMap<string, number>,
+    instances: ReadonlyMap<string, number>,
+    requests: ReadonlyMap<string, number> = new Map(),
+  ): void {
     for (const [k, n] of principals) this.perPrincipal.charge(k, n);
     for (const [k, n] of instances) this.perInstance.charge(k, n);
+    for (const [k, n] of requests) this.requestsPerPrincipal.charge(k, n);
   }
 
   /** Open connections of the principal and of the instance, in one pass: this edge's plus the others' last reports. */
@@ -126,13 +136,23 @@ export class ConnectionAdmission {
   }
 
   /**
-   * A control-plane request (A2A HTTP/JSON-RPC/gRPC, gRPC admin): one token from the same
-   * per-principal and per-instance buckets as an attach upgrade, so a principal's rate covers
-   * everything it opens. Open-connection caps concern attach sockets only and are not checked.
+   * A control-plane request (A2A HTTP/JSON-RPC/gRPC, REST API, gRPC admin): one token from the
+   * principal's request bucket — its own, so a busy dashboard or a conformance run does not eat
+   * the attach allowance — and from the instance's bucket, which covers everything the instance
+   * is asked. Open-connection caps concern attach sockets only and are not checked.
    */
   admitRequest(principalId: string, instanceId: string): Refusal | undefined {
-    const refused = this.takeRate(principalId, instanceId);
-    if (!refused) this.shared?.recordAdmission(principalId, instanceId);
+    if (!this.requestsPerPrincipal.take(principalId)) {
+      return {
+        status: 429,
+        code: 'RATE_LIMITED',
+        message: `too many requests for this principal (limit ${this.limits.apiRatePerPrincipal}/s, burst ${this.limits.apiBurstPerPrincipal})`,
+        limit: 'requests_principal',
+        retryAfterS: retryAfter(this.requestsPerPrincipal.secondsUntil(principalId)),
+      };
+    }
+    const refused = this.takeInstanceRate(instanceId);
+    if (!refused) this.shared?.recordRequest(principalId, instanceId);
     return refused;
   }
 
@@ -156,6 +176,10 @@ export class ConnectionAdmission {
         retryAfterS: retryAfter(this.perPrincipal.secondsUntil(principalId)),
       };
     }
+    return this.takeInstanceRate(instanceId);
+  }
+
+  private takeInstanceRate(instanceId: string): Refusal | undefined {
     if (!this.perInstance.take(instanceId)) {
       return {
         status: 429,

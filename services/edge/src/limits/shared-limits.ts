@@ -13,7 +13,8 @@ import { systemClock, type Clock, type ClockTimer, type Disposable } from '@pty-
 /** One edge's report; counts are absolute for `open`, increments for `admitted`. */
 export interface LimitsReport {
   edge: string;
-  admitted: { principal: Record<string, number>; instance: Record<string, number> };
+  /** `requests`: control-plane requests per principal (their own bucket); absent from older edges. */
+  admitted: { principal: Record<string, number>; instance: Record<string, number>; requests?: Record<string, number> };
   open: { principal: Record<string, number>; instance: Record<string, number> };
   /** `open` holds every key this edge has (others are 0), not only changed ones. */
   full: boolean;
@@ -50,13 +51,18 @@ export interface SharedLimitsOptions {
   /** This edge's open connections, read when reporting. */
   local: () => Iterable<CountedConnection>;
   /** Other edges' admissions: charge them to this edge's rate buckets. */
-  onRemoteAdmissions: (principal: ReadonlyMap<string, number>, instance: ReadonlyMap<string, number>) => void;
+  onRemoteAdmissions: (
+    principal: ReadonlyMap<string, number>,
+    instance: ReadonlyMap<string, number>,
+    requests: ReadonlyMap<string, number>,
+  ) => void;
   clock?: Clock;
 }
 
 export class SharedLimits implements Disposable {
   private readonly remotes = new Map<string, RemoteEdge>();
   private admitted: Counts = { principal: new Map(), instance: new Map() };
+  private requests = new Map<string, number>();
   private lastSent: Counts = { principal: new Map(), instance: new Map() };
   private admissionFlush: NodeJS.Immediate | undefined;
   private readonly timers: ClockTimer[];
@@ -91,6 +97,17 @@ export class SharedLimits implements Disposable {
   recordAdmission(principalId: string, instanceId: string): void {
     bump(this.admitted.principal, principalId, 1);
     bump(this.admitted.instance, instanceId, 1);
+    this.flushSoon();
+  }
+
+  /** This edge admitted a control-plane request: told to the others on the next tick. */
+  recordRequest(principalId: string, instanceId: string): void {
+    bump(this.requests, principalId, 1);
+    bump(this.admitted.instance, instanceId, 1);
+    this.flushSoon();
+  }
+
+  private flushSoon(): void {
     this.admissionFlush ??= setImmediate(() => {
       this.admissionFlush = undefined;
       this.report(false);
@@ -116,12 +133,15 @@ export class SharedLimits implements Disposable {
     const admitted = {
       principal: Object.fromEntries(this.admitted.principal),
       instance: Object.fromEntries(this.admitted.instance),
+      requests: Object.fromEntries(this.requests),
     };
     this.admitted = { principal: new Map(), instance: new Map() };
+    this.requests = new Map();
     this.lastSent = now;
     if (full) this.lastFullAt = this.clock.monotonic();
     const empty = (o: Record<string, number>) => Object.keys(o).length === 0;
-    if (!full && empty(open.principal) && empty(open.instance) && empty(admitted.principal)) return;
+    const none = empty(open.principal) && empty(open.instance) && empty(admitted.principal);
+    if (!full && none && empty(admitted.instance)) return;
     this.exchange.publish({ edge: this.edgeId, admitted, open, full });
   }
 
@@ -137,7 +157,8 @@ export class SharedLimits implements Disposable {
     apply(edge.instance, r.open.instance);
     const ap = new Map(Object.entries(r.admitted.principal));
     const ai = new Map(Object.entries(r.admitted.instance));
-    if (ap.size > 0 || ai.size > 0) this.onRemoteAdmissions(ap, ai);
+    const ar = new Map(Object.entries(r.admitted.requests ?? {}));
+    if (ap.size > 0 || ai.size > 0 || ar.size > 0) this.onRemoteAdmissions(ap, ai, ar);
   }
 
   private forgetSilentEdges(): void {

@@ -24,7 +24,7 @@ function grpcEndpoint(config: Config, httpHost: string): string | undefined {
 
 /**
  * The AgentCard entries of the standard bindings: `bindings[]` in the pty-ws card style
- * (uri, endpoint, preference, operations, notes) and A2A v1.0 `supported_interfaces` (wire
+ * (uri, endpoint, preference, operations, notes; in the pty-extensions params) and A2A v1.0 `supported_interfaces` (wire
  * JSON; the card renders them as `supportedInterfaces`), which the official clients select a
  * transport from. REST is the primary control plane (binding §10: pty-ws/v1 is secondary).
  */
@@ -32,7 +32,7 @@ export function controlPlaneBindings(
   config: Config,
   instanceId: string,
   origin: { http: string; host: string },
-): { bindings: Record<string, unknown>[]; interfaces: Record<string, string>[]; jsonRpcUrl: string } {
+): { bindings: Record<string, unknown>[]; interfaces: Record<string, string>[] } {
   const rest = `${origin.http}${a2aRestBase(instanceId)}`;
   const jsonrpc = `${origin.http}${a2aJsonRpcPath(instanceId)}`;
   const grpc = grpcEndpoint(config, origin.host);
@@ -66,5 +66,5 @@ export function controlPlaneBindings(
     });
     interfaces.push({ url: grpc, protocol_binding: 'GRPC', protocol_version: '1.0' });
   }
-  return { bindings, interfaces, jsonRpcUrl: jsonrpc };
+  return { bindings, interfaces };
 }

@@ -1,4 +1,4 @@
-import { A2aError, type A2aOperations, type CallContext } from '@pty-ws/a2a';
+import { A2aError, checkA2aVersion, type A2aOperations, type CallContext } from '@pty-ws/a2a';
 import { bearerFromHeader, type Authenticator, type Principal } from '../../auth';
 import type { RequestGate } from '../../limits/request-gate';
 import type { Logger } from '../../logger';
@@ -41,10 +41,13 @@ export function mountA2aHttp(app: TemplatedApp, deps: A2aHttpDeps): void {
     const { call, verdict } = accept(res, req, `/agents/${req.getParameter(0) ?? ''}/a2a/v1`);
     void rest(deps, call, verdict);
   });
-  app.any('/agents/:instance/a2a/jsonrpc', (res, req) => {
-    const { call, verdict } = accept(res, req, req.getUrl());
-    void jsonRpc(deps, call, verdict);
-  });
+  // With a trailing slash too: many clients append one to the endpoint URL they were given.
+  for (const path of ['/agents/:instance/a2a/jsonrpc', '/agents/:instance/a2a/jsonrpc/']) {
+    app.any(path, (res, req) => {
+      const { call, verdict } = accept(res, req, req.getUrl());
+      void jsonRpc(deps, call, verdict);
+    });
+  }
 }
 
 async function rest(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict): Promise<void> {
@@ -52,7 +55,7 @@ async function rest(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict
     knownInstance(deps, call);
     const principal = await authenticate(deps, call, verdict);
     deps.admit?.(principal.id, deps.instanceId);
-    supportedVersion(call);
+    checkA2aVersion(call.a2aVersion); // A2A §3.2.6
     const body = async (): Promise<unknown> => {
       if (!jsonContentType(call.contentType)) {
         throw new A2aError(
@@ -82,7 +85,7 @@ async function jsonRpc(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerd
     // buffered (its connection closes with the answer), and it learns nothing about what it sent.
     const principal = await authenticate(deps, call, verdict);
     deps.admit?.(principal.id, deps.instanceId);
-    supportedVersion(call);
+    checkA2aVersion(call.a2aVersion); // A2A §3.2.6
     const text = await bodyText(call);
     const envelope = parseEnvelope(text);
     id = envelope.ok ? envelope.req.id : envelope.id;
@@ -106,17 +109,6 @@ function knownInstance(deps: A2aHttpDeps, call: HttpCall): void {
   if (call.instanceId !== deps.instanceId) {
     throw new A2aError('MethodNotFound', `instance '${call.instanceId}' is not served here`);
   }
-}
-
-/** The A2A versions these bindings speak: 1.x (absent: the caller takes what it gets). */
-const SUPPORTED_VERSION = /^\s*1(\.\d+)?\s*$/;
-
-/** A2A §3.2.6: a request naming a version the agent does not support is VersionNotSupported. */
-function supportedVersion(call: HttpCall): void {
-  if (call.a2aVersion === undefined || SUPPORTED_VERSION.test(call.a2aVersion)) return;
-  throw new A2aError('VersionNotSupported', `A2A version '${call.a2aVersion}' is not supported`, {
-    supported_versions: ['1.0'],
-  });
 }
 
 async function authenticate(deps: A2aHttpDeps, call: HttpCall, verdict: TransportVerdict): Promise<Principal> {
