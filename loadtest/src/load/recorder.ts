@@ -3,7 +3,7 @@
  * stamped so the results carry a per-second time series next to the totals.
  */
 import { percentile } from '../stats';
-import { holds, parseThreshold } from './thresholds';
+import { guard, holds, parseThreshold } from './thresholds';
 
 export type MetricType = 'trend' | 'counter' | 'rate';
 
@@ -72,10 +72,16 @@ export class Recorder {
     this.series(name, 'rate').push({ t: this.now(), v: ok ? 1 : 0 });
   }
 
-  /** k6's `check`: one sample of the built-in `checks` rate. */
+  /** k6's `check`: one sample of the built-in `checks` rate (and of its guard, as k6/lib.ts verify()). */
   check(ok: boolean): boolean {
     this.rate('checks', ok);
+    this.sampled('checks');
     return ok;
+  }
+
+  /** One sample went into metric `of`: counted by its guard `ptyws_samples{of:…}` (`count>0`). */
+  sampled(of: string): void {
+    this.count(guard(of));
   }
 
   /** Declares a metric so it is reported even with no samples (a counter that stayed 0). */
