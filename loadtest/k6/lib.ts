@@ -5,7 +5,11 @@
  * Environment: PTYWS_URL (http://127.0.0.1:8080), PTYWS_TOKEN (an admin token),
  * PTYWS_INSTANCE (local).
  */
+import { check } from 'k6';
 import http from 'k6/http';
+import { Counter } from 'k6/metrics';
+
+export { printFor } from '../src/load/print-loop.ts';
 
 export const BASE = (__ENV['PTYWS_URL'] ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
 export const WS_BASE = BASE.replace(/^http/, 'ws');
@@ -28,12 +32,20 @@ export function createSession(argv: string[]): string {
   return (res.json() as { session_id: string }).session_id;
 }
 
-export function deleteSession(id: string): void {
-  http.del(`${BASE}/api/v1/sessions/${id}`, null, { headers: authHeaders(ADMIN_TOKEN) });
+/** DELETE on the REST API; an error text unless it worked (404: already gone). */
+function remove(path: string): string | undefined {
+  const res = http.del(`${BASE}${path}`, null, { headers: authHeaders(ADMIN_TOKEN) });
+  return res.status < 300 || res.status === 404 ? undefined : `DELETE ${path}: HTTP ${res.status}`;
 }
 
-/** POST /api/v1/tokens; the token is shown once. */
-export function mintToken(body: { scopes: string[]; session_id?: string; ttl_seconds?: number }): string {
+/** A minted token: `id` revokes it, `token` (shown once) is the bearer. */
+export interface MintedToken {
+  id: string;
+  token: string;
+}
+
+/** POST /api/v1/tokens; teardown() revokes it with cleanUp(…, [id]). */
+export function mintToken(body: { scopes: string[]; session_id?: string; ttl_seconds?: number }): MintedToken {
   const res = http.post(
     `${BASE}/api/v1/tokens`,
     JSON.stringify({ instance_id: INSTANCE, ttl_seconds: 3600, ...body }),
@@ -42,7 +54,46 @@ export function mintToken(body: { scopes: string[]; session_id?: string; ttl_sec
     },
   );
   if (res.status !== 201 && res.status !== 200) throw new Error(`mint token: HTTP ${res.status}`);
-  return (res.json() as { token: string }).token;
+  const minted = res.json() as { token_id: string; token: string };
+  return { id: minted.token_id, token: minted.token };
+}
+
+/**
+ * teardown(): deletes every session (its program is stopped) and revokes every token a script
+ * made, all of them even when one fails, then throws the failures so k6 reports them.
+ */
+export function cleanUp(sessionIds: string[], tokenIds: string[] = []): void {
+  const errors = [
+    ...sessionIds.map((id) => remove(`/api/v1/sessions/${id}`)),
+    ...tokenIds.map((id) => remove(`/api/v1/tokens/${id}`)),
+  ].filter((e): e is string => e !== undefined);
+  if (errors.length) throw new Error(`teardown: ${errors.join('; ')}`);
+}
+
+/**
+ * k6 passes a threshold on a Trend or Rate that got no samples (its sink reads 0), so every
+ * threshold metric M is guarded by `'ptyws_samples{of:M}': ['count>0']`: a Counter reads 0 when
+ * nothing was added, and `count>0` then fails.
+ */
+const samples = new Counter('ptyws_samples');
+
+/** One sample went into metric `of` (call it next to each add / check / connect it guards). */
+export function sampled(of: string): void {
+  samples.add(1, { of });
+}
+
+/** k6's check() on one boolean, counted for the `checks` guard. */
+export function verify(name: string, ok: boolean): boolean {
+  sampled('checks');
+  return check(ok, { [name]: (v) => v });
+}
+
+type Clock = { now(): number };
+const perf = (globalThis as { performance?: Clock }).performance;
+
+/** ms on the finest clock k6 offers: `performance.now()` where the runtime has it, else Date.now(). */
+export function now(): number {
+  return perf && typeof perf.now === 'function' ? perf.now() : Date.now();
 }
 
 export function attachUrl(sessionId: string): string {

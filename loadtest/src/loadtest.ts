@@ -1,5 +1,5 @@
 /**
- * `npm run loadtest -- --scenario <name> [--connections N] [--duration S] [--url URL --token T]`:
+ * `npm run loadtest -- --scenario <name> [--connections N] [--duration S] [--rate R] [--url URL --token T]`:
  * the k6 scenarios (loadtest/k6) run by Node, with the same metric names and thresholds. Without
  * --url it starts the single-node service itself (a child process, connection rate limits
  * lifted). Prints progress to stderr, writes JSON results with a per-second time series, and
@@ -38,11 +38,15 @@ const DEFAULT_CONNECTIONS: Record<ScenarioName, number> = {
 };
 const MAX_CONNECTIONS = 1000;
 const MAX_DURATION_S = 600;
+/** token-mix's arrivals a second (the k6 script's RATE default); --rate overrides. */
+const DEFAULT_RATE = 50;
+const MAX_RATE = 1000;
 
 interface Options {
   scenario: ScenarioName;
   connections: number;
   durationS: number;
+  rate: number;
   url?: string;
   token: string;
   instance: string;
@@ -52,7 +56,7 @@ interface Options {
 
 function usage(msg: string): never {
   process.stderr.write(
-    `loadtest: ${msg}\nusage: npm run loadtest -- --scenario <${SCENARIOS.join('|')}> [--connections N] [--duration S] [--url http://host:port --token T --instance I] [--out file.json | --out-dir DIR]\n`,
+    `loadtest: ${msg}\nusage: npm run loadtest -- --scenario <${SCENARIOS.join('|')}> [--connections N] [--duration S] [--rate R] [--url http://host:port --token T --instance I] [--out file.json | --out-dir DIR]\n`,
   );
   process.exit(2);
 }
@@ -68,7 +72,7 @@ function parse(argv: string[]): Options {
     i++;
   }
   for (const k of args.keys())
-    if (!['scenario', 'connections', 'duration', 'url', 'token', 'instance', 'out', 'out-dir'].includes(k))
+    if (!['scenario', 'connections', 'duration', 'rate', 'url', 'token', 'instance', 'out', 'out-dir'].includes(k))
       usage(`unknown option --${k}`);
   const scenario = args.get('scenario');
   if (!scenario || !(SCENARIOS as readonly string[]).includes(scenario)) usage('--scenario is required');
@@ -79,6 +83,8 @@ function parse(argv: string[]): Options {
     usage(`--connections must be 1..${MAX_CONNECTIONS}`);
   if (!Number.isFinite(durationS) || durationS <= 0 || durationS > MAX_DURATION_S)
     usage(`--duration must be in (0, ${MAX_DURATION_S}] seconds`);
+  const rate = Number(args.get('rate') ?? DEFAULT_RATE);
+  if (!Number.isFinite(rate) || rate <= 0 || rate > MAX_RATE) usage(`--rate must be in (0, ${MAX_RATE}] a second`);
   const url = args.get('url');
   const token = args.get('token') ?? process.env['PTYWS_TOKEN'] ?? '';
   if (url && !token) usage('--url needs --token (or PTYWS_TOKEN): an admin token of that server');
@@ -86,6 +92,7 @@ function parse(argv: string[]): Options {
     scenario: name,
     connections,
     durationS,
+    rate,
     ...(url ? { url: url.replace(/\/$/, '') } : {}),
     token,
     instance: args.get('instance') ?? process.env['PTYWS_INSTANCE'] ?? 'local',
@@ -120,11 +127,13 @@ async function main(): Promise<number> {
   }
   const rec = new Recorder();
   const sessions: string[] = [];
+  const tokenIds: string[] = [];
   const ctx: ScenarioContext = {
     ep,
     rec,
     connections: opts.connections,
     deadline: 0,
+    rate: opts.rate,
     async createSession(argv) {
       const res = await call(ep, 'POST', '/api/v1/sessions', { argv, cols: 120, rows: 30 });
       const id = (res.body as { session_id?: string } | undefined)?.session_id;
@@ -134,9 +143,11 @@ async function main(): Promise<number> {
     },
     async mintToken(body) {
       const res = await call(ep, 'POST', '/api/v1/tokens', { instance_id: ep.instanceId, ttl_seconds: 3600, ...body });
-      const token = (res.body as { token?: string } | undefined)?.token;
-      if ((res.status !== 201 && res.status !== 200) || !token) throw new Error(`mint token: HTTP ${res.status}`);
-      return token;
+      const minted = res.body as { token_id?: string; token?: string } | undefined;
+      if ((res.status !== 201 && res.status !== 200) || !minted?.token || !minted.token_id)
+        throw new Error(`mint token: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+      tokenIds.push(minted.token_id);
+      return minted.token;
     },
   };
   const startedAt = new Date();
@@ -167,6 +178,7 @@ async function main(): Promise<number> {
     durationS = (performance.now() - rec.start) / 1000;
     clearInterval(progress);
     await mapLimit(sessions, 20, (id) => call(ep, 'DELETE', `/api/v1/sessions/${id}`).catch(() => undefined));
+    await mapLimit(tokenIds, 20, (id) => call(ep, 'DELETE', `/api/v1/tokens/${id}`).catch(() => undefined));
     await service?.stop();
   }
   const thresholds = rec.evaluate(THRESHOLDS[opts.scenario], durationS);

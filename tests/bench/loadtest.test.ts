@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { startTestServer, type TestServer } from '@pty-ws/testkit';
 import { parseResult, type LoadResult } from '../../loadtest/src/load/results';
+import { call, type Endpoint } from '../../loadtest/src/rest';
 import { lineChart } from '../../loadtest/src/load/svg-chart';
 import { SCENARIOS, THRESHOLDS, type ScenarioName } from '../../loadtest/src/load/thresholds';
 
@@ -130,6 +131,26 @@ describe('npm run loadtest (Node driver of the k6 scenarios)', () => {
       };
       expect(r.metrics[main[scenario]]?.count).toBeGreaterThan(0);
       if (scenario === 'token-mix') expect(r.metrics['ptyws_auth_as_expected']?.rate).toBe(1);
+      // Every re-join resumed at last seen + 1 (replay-check.ts) on a single-node server.
+      if (scenario === 'reconnect-storm') expect(r.metrics['ptyws_replay_ok']?.rate).toBe(1);
+      // The run removed what it made: every session closed, every minted token revoked.
+      const ep: Endpoint = {
+        httpUrl: server.httpUrl,
+        wsUrl: server.wsUrl,
+        instanceId: server.instanceId,
+        token: server.adminToken,
+      };
+      const sessions = (await call(ep, 'GET', '/api/v1/sessions')).body as { sessions: { closed_at: unknown }[] };
+      expect(sessions.sessions.filter((x) => x.closed_at === null)).toEqual([]);
+      const listed = (await call(ep, 'GET', '/api/v1/tokens')).body as {
+        tokens: { created_by: string; revoked_at: unknown }[];
+      };
+      const minted = listed.tokens.filter((x) => x.created_by !== 'startup'); // not the server's admin token
+      if (scenario === 'token-mix') expect(minted.length).toBe(3);
+      expect(minted.filter((x) => x.revoked_at === null)).toEqual([]);
+      // Each threshold's count guard counted what it guards.
+      for (const t of r.thresholds.filter((x) => x.metric.startsWith('ptyws_samples{')))
+        expect([t.metric, t.ok]).toEqual([t.metric, true]);
       if (scenario === 'observer-fanout') expect(r.metrics['ptyws_lagged']?.type).toBe('counter');
     },
     100_000,

@@ -3,7 +3,7 @@
  * stamped so the results carry a per-second time series next to the totals.
  */
 import { percentile } from '../stats';
-import { holds, parseThreshold } from './thresholds';
+import { guard, holds, parseThreshold } from './thresholds';
 
 export type MetricType = 'trend' | 'counter' | 'rate';
 
@@ -72,10 +72,16 @@ export class Recorder {
     this.series(name, 'rate').push({ t: this.now(), v: ok ? 1 : 0 });
   }
 
-  /** k6's `check`: one sample of the built-in `checks` rate. */
+  /** k6's `check`: one sample of the built-in `checks` rate (and of its guard, as k6/lib.ts verify()). */
   check(ok: boolean): boolean {
     this.rate('checks', ok);
+    this.sampled('checks');
     return ok;
+  }
+
+  /** One sample went into metric `of`: counted by its guard `ptyws_samples{of:…}` (`count>0`). */
+  sampled(of: string): void {
+    this.count(guard(of));
   }
 
   /** Declares a metric so it is reported even with no samples (a counter that stayed 0). */
@@ -124,13 +130,22 @@ export class Recorder {
 
   /** Per-second buckets: `<trend>_p50/_p95/_p99`, `<counter>_per_s`, `<rate>_rate`. */
   timeSeries(): SeriesPoint[] {
-    const lastT = Math.max(0, ...[...this.metrics.values()].flatMap((m) => m.samples.map((s) => s.t)));
+    // A loop, not Math.max(...samples): spreading ~150k arguments overflows the stack.
+    let lastT = 0;
+    for (const m of this.metrics.values()) for (const s of m.samples) if (s.t > lastT) lastT = s.t;
     const seconds = Math.floor(lastT / 1000) + 1;
+    // Each metric's values bucketed by second in one pass (not one filter per second).
+    const buckets = new Map<string, number[][]>();
+    for (const [name, m] of this.metrics) {
+      const perSecond: number[][] = Array.from({ length: seconds }, () => []);
+      for (const s of m.samples) (perSecond[Math.floor(s.t / 1000)] as number[]).push(s.v);
+      buckets.set(name, perSecond);
+    }
     const points: SeriesPoint[] = [];
     for (let sec = 0; sec < seconds; sec++) {
       const p: SeriesPoint = { t: sec };
       for (const [name, m] of this.metrics) {
-        const vs = m.samples.filter((s) => s.t >= sec * 1000 && s.t < (sec + 1) * 1000).map((s) => s.v);
+        const vs = buckets.get(name)![sec] as number[];
         if (m.type === 'trend') {
           const sorted = vs.sort((a, b) => a - b);
           for (const q of [50, 95, 99]) p[`${name}_p${q}`] = sorted.length ? round(percentile(sorted, q)) : null;

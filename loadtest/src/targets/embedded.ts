@@ -25,6 +25,9 @@ export const UNLIMITED_CONNECTIONS: Readonly<Record<string, string>> = {
   PTYWS_API_RATE_PER_PRINCIPAL: '100000',
   PTYWS_API_BURST_PER_PRINCIPAL: '100000',
   PTYWS_MAX_CONNS_PER_PRINCIPAL: '100000',
+  // token-mix presents bad tokens from one address on purpose (--rate above 70: past 10 a second).
+  PTYWS_AUTH_FAILURE_RATE: '100000',
+  PTYWS_AUTH_FAILURE_BURST: '100000',
 };
 
 /** Settings shared by every deployment under test; anything not set here is the default. */

@@ -6,9 +6,6 @@ import { attachUrl } from '../../rest';
 import type { Scenario } from '../scenario';
 import { LoadSocket, UpgradeRefused, runArrivals } from '../socket';
 
-/** The k6 script's arrival rate (constant-arrival-rate, 50 per second); --connections caps VUs in flight. */
-const ARRIVALS_PER_S = 50;
-
 interface Case {
   name: string;
   token: string;
@@ -26,18 +23,21 @@ export const tokenMix: Scenario = async (ctx) => {
   const cases: Case[] = [
     { name: 'observe', token: observe, session: sessionId, role: 'observer', expect: 'observer' },
     { name: 'control', token: control, session: sessionId, role: 'observer', expect: 'observer' },
+    { name: 'controller', token: control, session: sessionId, role: 'controller', expect: 'controller' },
     { name: 'scoped', token: scoped, session: sessionId, role: 'observer', expect: 'observer' },
     { name: 'observe-wants-control', token: observe, session: sessionId, role: 'controller', expect: 'denied' },
     { name: 'bad-token', token: 'ptyws_not_a_real_token_000000', session: sessionId, role: 'observer', expect: 401 },
     { name: 'scoped-elsewhere', token: scoped, session: otherSessionId, role: 'observer', expect: 403 },
   ];
-  await runArrivals(ARRIVALS_PER_S, ctx.connections, ctx.deadline, async () => {
+  // The k6 script's RATE (constant-arrival-rate); --connections caps VUs in flight.
+  await runArrivals(ctx.rate, ctx.connections, ctx.deadline, async () => {
     const c = cases[Math.floor(Math.random() * cases.length)] as Case;
     let outcome: string | number = 'none';
     const started = performance.now();
     try {
       const sock = await LoadSocket.open(attachUrl(ctx.ep, c.session), c.token);
       ctx.rec.trend('ws_connecting', sock.connectMs);
+      ctx.rec.sampled('ws_connecting');
       sock.onFrame = (f) => {
         if (f.op === 'binding_hello') sock.send('pty.join_session', { role: c.role });
         else if (f.payload?.kind === 'RoleAssigned') outcome = f.payload.role ?? 'none';
@@ -51,5 +51,6 @@ export const tokenMix: Scenario = async (ctx) => {
       outcome = err.status;
     }
     ctx.rec.rate('ptyws_auth_as_expected', outcome === c.expect);
+    ctx.rec.sampled('ptyws_auth_as_expected');
   });
 };
