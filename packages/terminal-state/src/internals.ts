@@ -1,7 +1,8 @@
 /**
  * Read-only access to xterm.js core state that the public API does not expose but a keyframe must
  * carry: the SGR pen, the scroll margins, the DECSC saved cursors (both buffers), cursor
- * visibility, the mouse report encoding, the cursor shape set by DECSCUSR and the character sets.
+ * visibility, the mouse report encoding, the cursor shape set by DECSCUSR, the character sets,
+ * and the underline style and colour of cells and pens (SGR 4:x, 58).
  *
  * The serialize addon itself reads `_core._inputHandler._curAttrData` the same way (xterm.js issue
  * #3677). Every field is checked at runtime: if an xterm.js upgrade moves one, `readCoreState`
@@ -46,6 +47,72 @@ export interface CoreState {
 }
 
 type Obj = Record<string, unknown>;
+
+/**
+ * The underline getters of xterm's AttributeData, which every cell (CellData) and pen inherits.
+ * Not in the public IBufferCell typings; `readCoreState` checks them on the pen, so a renamed
+ * method fails every snapshot loudly instead of dropping the style silently.
+ */
+interface UnderlineAttributes {
+  /** 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed. */
+  getUnderlineStyle(): number;
+  getUnderlineColor(): number;
+  isUnderlineColorRGB(): boolean;
+  isUnderlineColorPalette(): boolean;
+  isUnderlineColorDefault(): boolean;
+}
+
+const UNDERLINE_METHODS = [
+  'getUnderlineStyle',
+  'getUnderlineColor',
+  'isUnderlineColorRGB',
+  'isUnderlineColorPalette',
+  'isUnderlineColorDefault',
+] as const;
+
+/** BgFlags.HAS_EXTENDED in the packed background word: underline style and colour (and a
+ * hyperlink) live in a separate object. */
+export const HAS_EXTENDED = 0x10000000;
+
+function checkUnderlineMethods(attrs: AttributeSource, path: string): void {
+  for (const name of UNDERLINE_METHODS) {
+    if (typeof (attrs as unknown as Obj)[name] !== 'function') {
+      throw new Error(`@pty-ws/terminal-state: xterm.js internal "${path}.${name}()" not found (xterm upgraded?)`);
+    }
+  }
+}
+
+/** True when the attributes may carry more than a plain underline (xterm's extended attributes). */
+export function hasExtendedAttributes(attrs: AttributeSource): boolean {
+  const bg = (attrs as { bg?: unknown }).bg;
+  return typeof bg !== 'number' || (bg & HAS_EXTENDED) !== 0;
+}
+
+/** SGR 4 style: 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed. */
+export function underlineStyle(attrs: AttributeSource): number {
+  if (!attrs.isUnderline()) return 0;
+  return hasExtendedAttributes(attrs) ? (attrs as unknown as UnderlineAttributes).getUnderlineStyle() : 1;
+}
+
+/** The SGR 58 colour as one number, without building a string: -1 none, 0-255 palette, else 2^24 + RGB. */
+export function underlineColorKey(attrs: AttributeSource): number {
+  if (!hasExtendedAttributes(attrs)) return -1;
+  const u = attrs as unknown as UnderlineAttributes;
+  if (u.isUnderlineColorDefault()) return -1;
+  if (u.isUnderlineColorRGB()) return 0x1000000 + u.getUnderlineColor();
+  return u.isUnderlineColorPalette() ? u.getUnderlineColor() : -1;
+}
+
+/**
+ * The underline colour set with SGR 58, as sub-parameters (`58:5:n`, `58:2::r:g:b`), or '' when
+ * the underline takes the text colour (SGR 59, the default). Only asked of underlined attributes.
+ */
+export function underlineColor(attrs: AttributeSource): string {
+  const key = underlineColorKey(attrs);
+  if (key < 0) return '';
+  if (key < 0x1000000) return `58:5:${key}`;
+  return `58:2::${(key >>> 16) & 0xff}:${(key >>> 8) & 0xff}:${key & 0xff}`;
+}
 
 function field(owner: unknown, name: string, path: string): unknown {
   if (typeof owner !== 'object' || owner === null || !(name in owner)) {
@@ -104,8 +171,10 @@ export function readCoreState(term: Terminal): CoreState {
   const charsets = field(charsetService, '_charsets', '_charsetService');
   const encoding = field(mouseService, 'activeEncoding', 'coreMouseService');
   const blink = (decPrivateModes as Obj)['cursorBlink'];
+  const pen = attrs(inputHandler, '_curAttrData', '_inputHandler');
+  checkUnderlineMethods(pen, '_inputHandler._curAttrData');
   return {
-    pen: attrs(inputHandler, '_curAttrData', '_inputHandler'),
+    pen,
     normal: readBuffer(field(buffers, 'normal', 'buffers'), 'buffers.normal', term.cols, term.rows),
     alt: readBuffer(field(buffers, 'alt', 'buffers'), 'buffers.alt', term.cols, term.rows),
     cursorHidden: field(coreService, 'isCursorHidden', 'coreService') === true,
