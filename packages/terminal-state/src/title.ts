@@ -17,7 +17,6 @@ export function trackTitle(term: Terminal): TitleTracker {
 }
 
 // C0, DEL and C1 controls: the OSC string must not end early (BEL, ESC, ST) in the client.
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** OSC 2 with the title, or '' when none was ever set (a reset client has none either). */
