@@ -6,7 +6,7 @@
  * this catches what the xterm.js round trip cannot.
  */
 import { TerminalState } from '../src';
-import { TMUX_INSTALLED, TmuxServer } from './tmux';
+import { TMUX_INSTALLED, TmuxServer } from '@pty-ws/testkit';
 import { utf8 } from './screen';
 
 const COLS = 40;
@@ -21,27 +21,6 @@ async function keyframeOf(stream: string): Promise<string> {
   } finally {
     state.dispose();
   }
-}
-
-/**
- * Once both panes have printed their file (their program is `sleep` by then), polls until they
- * agree and look the same twice in a row (tmux reads the pane output asynchronously), else
- * returns the last difference.
- */
-async function converge(tmux: TmuxServer, attached: string, fresh: string): Promise<[unknown, unknown]> {
-  const printed = (pane: string): boolean =>
-    tmux.tmux('display', '-p', '-t', pane, '#{pane_current_command}').trim() === 'sleep';
-  let last: [unknown, unknown] = [undefined, undefined];
-  let previous = '';
-  for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    if (!printed(attached) || !printed(fresh)) continue;
-    last = [tmux.state(attached), tmux.state(fresh)];
-    const now = JSON.stringify(last);
-    if (JSON.stringify(last[0]) === JSON.stringify(last[1]) && now === previous) return last;
-    previous = now;
-  }
-  return last;
 }
 
 const CASES: Array<[string, string]> = [
@@ -63,7 +42,7 @@ const CASES: Array<[string, string]> = [
   it.each(CASES)('%s: a late pane matches the one attached from the start', async (_name, stream) => {
     const attached = tmux.pane(COLS, ROWS, stream);
     const fresh = tmux.pane(COLS, ROWS, await keyframeOf(stream));
-    const [want, got] = await converge(tmux, attached, fresh);
+    const [want, got] = await tmux.converge(attached, fresh);
     expect(got).toEqual(want);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * A private tmux server for fidelity tests: each pane prints a file and idles, so one pane can
- * play the stream (a client attached from the start) and another a keyframe (a client attached
- * later), and tmux itself says what state each is in.
+ * tmux as a second terminal for keyframe fidelity tests: each pane prints a file and idles, so one
+ * pane can play the stream (a client attached from the start) and another a keyframe (a client
+ * attached later), and tmux itself says what state each is in (`capture-pane -e`, mode flags).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +26,12 @@ export const PANE_FLAGS = [
   'mouse_sgr_flag',
 ];
 
+export interface PaneState {
+  cells: string;
+  flags: string;
+}
+
+/** A private tmux server (own socket, no config) for comparing what two panes show. */
 export class TmuxServer {
   private readonly dir = mkdtempSync(path.join(tmpdir(), 'ts-tmux-'));
   private readonly socket = path.join(this.dir, 'sock');
@@ -59,12 +65,33 @@ export class TmuxServer {
   }
 
   /** Cells with their attributes (capture-pane -e) and the pane flags. */
-  state(pane: string): { cells: string; flags: string } {
+  state(pane: string): PaneState {
     const format = PANE_FLAGS.map((f) => `${f}=#{${f}}`).join(' ');
     return {
       cells: this.tmux('capture-pane', '-p', '-e', '-N', '-t', pane),
       flags: this.tmux('display', '-p', '-t', pane, format).trim(),
     };
+  }
+
+  /**
+   * Once both panes have printed their file (their program is `sleep` by then), polls until they
+   * agree and look the same twice in a row (tmux reads the pane output asynchronously), else
+   * returns the last difference.
+   */
+  async converge(attached: string, fresh: string): Promise<[PaneState | undefined, PaneState | undefined]> {
+    const printed = (pane: string): boolean =>
+      this.tmux('display', '-p', '-t', pane, '#{pane_current_command}').trim() === 'sleep';
+    let last: [PaneState | undefined, PaneState | undefined] = [undefined, undefined];
+    let previous = '';
+    for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!printed(attached) || !printed(fresh)) continue;
+      last = [this.state(attached), this.state(fresh)];
+      const now = JSON.stringify(last);
+      if (JSON.stringify(last[0]) === JSON.stringify(last[1]) && now === previous) return last;
+      previous = now;
+    }
+    return last;
   }
 
   dispose(): void {
