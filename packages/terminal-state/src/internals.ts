@@ -74,6 +74,10 @@ const UNDERLINE_METHODS = [
  * hyperlink) live in a separate object. */
 export const HAS_EXTENDED = 0x10000000;
 
+/** Attributes.CM_P256 / CM_RGB: colour modes in bits 24-25 of a packed colour. */
+const CM_P256 = 0x2000000;
+const CM_RGB = 0x3000000;
+
 function checkUnderlineMethods(attrs: AttributeSource, path: string): void {
   for (const name of UNDERLINE_METHODS) {
     if (typeof (attrs as unknown as Obj)[name] !== 'function') {
@@ -85,22 +89,48 @@ function checkUnderlineMethods(attrs: AttributeSource, path: string): void {
 /** True when the attributes may carry more than a plain underline (xterm's extended attributes). */
 export function hasExtendedAttributes(attrs: AttributeSource): boolean {
   const bg = (attrs as { bg?: unknown }).bg;
-  return typeof bg !== 'number' || (bg & HAS_EXTENDED) !== 0;
+  // xterm's cells and pens keep the packed word; anything else is asked if it has the getters.
+  if (typeof bg === 'number') return (bg & HAS_EXTENDED) !== 0;
+  return typeof (attrs as unknown as Partial<UnderlineAttributes>).getUnderlineStyle === 'function';
 }
 
 /** SGR 4 style: 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed. */
 export function underlineStyle(attrs: AttributeSource): number {
   if (!attrs.isUnderline()) return 0;
-  return hasExtendedAttributes(attrs) ? (attrs as unknown as UnderlineAttributes).getUnderlineStyle() : 1;
+  if (!hasExtendedAttributes(attrs)) return 1;
+  // ESC 8 restores the underline flag but not the style object (SGR 0 in between leaves style 0
+  // there): SGR can only say "underlined", which is what a terminal that saves both shows.
+  return Math.max((attrs as unknown as UnderlineAttributes).getUnderlineStyle(), 1);
 }
 
-/** The SGR 58 colour as one number, without building a string: -1 none, 0-255 palette, else 2^24 + RGB. */
+/**
+ * The SGR 58 colour packed as xterm.js packs colours (0 = none, else the colour mode in bits
+ * 24-25 and the colour below), without building a string: it is compared for every such cell.
+ */
 export function underlineColorKey(attrs: AttributeSource): number {
-  if (!hasExtendedAttributes(attrs)) return -1;
+  if (!hasExtendedAttributes(attrs)) return 0;
   const u = attrs as unknown as UnderlineAttributes;
-  if (u.isUnderlineColorDefault()) return -1;
-  if (u.isUnderlineColorRGB()) return 0x1000000 + u.getUnderlineColor();
-  return u.isUnderlineColorPalette() ? u.getUnderlineColor() : -1;
+  if (u.isUnderlineColorDefault()) return 0;
+  if (u.isUnderlineColorRGB()) return CM_RGB | u.getUnderlineColor();
+  return u.isUnderlineColorPalette() ? CM_P256 | u.getUnderlineColor() : 0;
+}
+
+/**
+ * The SGR 58 colour a pen keeps while underlining is off (`58;5;n` before `4`): xterm.js holds it
+ * in the pen's extended attributes, which only count once an underline style is set.
+ */
+export function latentUnderlineColor(pen: AttributeSource): string {
+  if (pen.isUnderline()) return '';
+  const extended = field(pen, 'extended', '_curAttrData');
+  return colorSubparams(num(extended, 'underlineColor', '_curAttrData.extended'));
+}
+
+/** A packed colour (ExtendedAttrs.underlineColor) as SGR 58 sub-parameters, '' for none. */
+function colorSubparams(packed: number): string {
+  const mode = packed & CM_RGB;
+  const color = packed & 0xffffff;
+  if (mode === CM_RGB) return `58:2::${(color >>> 16) & 0xff}:${(color >>> 8) & 0xff}:${color & 0xff}`;
+  return mode === 0 ? '' : `58:5:${color & 0xff}`;
 }
 
 /**
@@ -108,10 +138,7 @@ export function underlineColorKey(attrs: AttributeSource): number {
  * the underline takes the text colour (SGR 59, the default). Only asked of underlined attributes.
  */
 export function underlineColor(attrs: AttributeSource): string {
-  const key = underlineColorKey(attrs);
-  if (key < 0) return '';
-  if (key < 0x1000000) return `58:5:${key}`;
-  return `58:2::${(key >>> 16) & 0xff}:${(key >>> 8) & 0xff}:${key & 0xff}`;
+  return colorSubparams(underlineColorKey(attrs));
 }
 
 function field(owner: unknown, name: string, path: string): unknown {

@@ -18,7 +18,7 @@
  */
 import type { IBuffer } from '@xterm/headless';
 import type { SerializeAddon, Terminal } from './xterm';
-import { readCoreState, type BufferCoreState, type CoreState } from './internals';
+import { latentUnderlineColor, readCoreState, type BufferCoreState, type CoreState } from './internals';
 import { absoluteSgr, isDefaultAttributes } from './sgr';
 import { placeCursor } from './cursor';
 import { extraModesSequence } from './modes';
@@ -91,6 +91,8 @@ export function serializeScreenState(term: Terminal, addon: SerializeAddon, titl
   const origin = term.modes.originMode ? { top: active.scrollTop, bottom: active.scrollBottom } : undefined;
   out += placeCursor(buffer, active.cursorY, active.cursorX, cols, origin === undefined ? {} : { origin });
   out += absoluteSgr(core.pen);
+  const latent = latentUnderlineColor(core.pen);
+  if (latent !== '') out += `\x1b[${latent}m`;
   out += extraModesSequence(core, term.options.convertEol === true);
   out += titleSequence(title);
   if (!viaSavedCursor) out += charsets;
