@@ -14,6 +14,8 @@ import {
   outputBytes,
   seqOf,
   sessionFrameOf,
+  TMUX_INSTALLED,
+  TmuxServer,
   writeAll,
   type Received,
   type TestClient,
@@ -158,7 +160,11 @@ describe('keyframe restore fidelity', () => {
     return s.session_id;
   }
 
-  async function compare(sessionId: string): Promise<void> {
+  /**
+   * An observer attached from the start (replay from 0) and one attached after the paint: the
+   * first one's Output up to the second one's keyframe anchor, and that keyframe.
+   */
+  async function observeLate(sessionId: string) {
     const first = await ctx().attach(sessionId);
     await joinSession(first, { role: 'observer' }, { replayFrom: 0 });
     // Wait until the whole paint has been output (it ends with a title-setting OSC).
@@ -173,17 +179,23 @@ describe('keyframe restore fidelity', () => {
       snapshot_cols: COLS,
       snapshot_rows: ROWS,
     });
-
-    // What the output showed up to the anchor…
-    const expected = newTerminal(COLS, ROWS);
+    const stream: Uint8Array[] = [];
     for (const r of first.frames) {
       const b = outputBytes(r);
-      if (b && (seqOf(r) as number) <= anchor) await writeAll(expected, b);
+      if (b && (seqOf(r) as number) <= anchor) stream.push(b);
     }
+    return { stream, flush, keyframe: Buffer.from(flush.keyframe.snapshot, 'base64') };
+  }
+
+  async function compare(sessionId: string): Promise<void> {
+    const { stream, flush, keyframe } = await observeLate(sessionId);
+    // What the output showed up to the anchor…
+    const expected = newTerminal(COLS, ROWS);
+    for (const b of stream) await writeAll(expected, b);
     // …and what the snapshot repaints on a freshly reset terminal.
     const actual = newTerminal(flush.keyframe.snapshot_cols, flush.keyframe.snapshot_rows);
     actual.reset();
-    await writeAll(actual, Buffer.from(flush.keyframe.snapshot, 'base64'));
+    await writeAll(actual, keyframe);
     const want = captureScreen(expected);
     const got = captureScreen(actual);
     expect(got.lines).toEqual(want.lines);
@@ -222,6 +234,30 @@ describe('keyframe restore fidelity', () => {
     ].join('');
     await compare(await paint(ctx, lines + tui));
   });
+
+  (TMUX_INSTALLED ? it : it.skip)(
+    'a late observer gets the keypad mode, underline styles and window title a long-attached tmux client has',
+    async () => {
+      const E = '\u001b[';
+      // vim/less: application cursor keys and keypad (DECKPAM); curly and coloured underlines; a title.
+      const bytes = [
+        `${E}?1h\u001b=${E}2J${E}H~`,
+        `${E}3;1H${E}4:3;58;5;196mcurly red${E}0m ${E}4:2;58:2::10:20:30mdouble rgb${E}0m`,
+        `${E}12;1H"notes.txt" 2L, 10B${E}1;1H`,
+      ].join('');
+      const { stream, keyframe } = await observeLate(await paint(ctx, bytes));
+      const tmux = new TmuxServer();
+      try {
+        const attached = tmux.pane(COLS, ROWS, Buffer.concat(stream));
+        const late = tmux.pane(COLS, ROWS, keyframe);
+        const [want, got] = await tmux.converge(attached, late);
+        expect(want?.flags).toMatch(/keypad_flag=1 keypad_cursor_flag=1 pane_title=END /);
+        expect(got).toEqual(want);
+      } finally {
+        tmux.dispose();
+      }
+    },
+  );
 
   it('after the flush Keyframe, every Output frame has a sequence above anchor_sequence', async () => {
     const s = await paint(ctx, 'static screen\r\n');

@@ -4,32 +4,13 @@
  * promptly; a session that will not die is cut off by PTYWS_GRACE_PERIOD_S (exit 1). The agent's
  * own metrics server runs when PTYWS_AGENT_METRICS_PORT is set.
  */
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
-import {
-  TestClient,
-  http,
-  joinSession,
-  startStandaloneProcess,
-  waitUntil,
-  type StandaloneProcess,
-  type TestServer,
-} from '@pty-ws/testkit';
-import { httpGet, outputText } from './support';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { joinSession, startStandaloneProcess, waitUntil, type StandaloneProcess } from '@pty-ws/testkit';
+import { attach, buildStandalone, createSession, httpGet, outputText } from './support';
 
 const children = new Set<StandaloneProcess>();
 
-beforeAll(() => {
-  // Incremental: a no-op when dist is current (npm test builds first anyway).
-  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'services/standalone'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
-}, 130_000);
+// Incremental: a no-op when dist is current (npm test builds first anyway).
+beforeAll(buildStandalone, 130_000);
 
 afterEach(() => {
   for (const c of children) c.kill();
@@ -40,23 +21,6 @@ async function startMain(env: Record<string, string> = {}): Promise<StandalonePr
   const s = await startStandaloneProcess(env);
   children.add(s);
   return s;
-}
-
-async function createSession(s: StandaloneProcess, body: Record<string, unknown>): Promise<string> {
-  // testkit's http() only reads the URL and the admin token of the server it is given.
-  const server = { httpUrl: s.httpUrl, adminToken: s.token } as TestServer;
-  const res = await http(server, 'POST', '/api/v1/sessions', { json: body });
-  const id = (res.body as { session_id?: string } | undefined)?.session_id;
-  if (res.status !== 201 || !id) throw new Error(`create session → ${res.status} ${res.text}`);
-  return id;
-}
-
-async function attach(s: StandaloneProcess, sessionId: string): Promise<TestClient> {
-  const c = await TestClient.connect(`${s.wsUrl}/agents/${s.instanceId}/sessions/${sessionId}/attach`, {
-    token: s.token,
-  });
-  await c.hello();
-  return c;
 }
 
 const env = { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' };

@@ -1,7 +1,9 @@
 /** Shared by the observability tests: scraping /metrics and reading the text exposition. */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { request } from 'node:http';
-import type { CreateSessionBody, Received, TestClient } from '@pty-ws/testkit';
-import { outputBytes } from '@pty-ws/testkit';
+import type { CreateSessionBody, Received, StandaloneProcess, TestServer } from '@pty-ws/testkit';
+import { TestClient, http, outputBytes } from '@pty-ws/testkit';
 
 export interface Scrape {
   status: number;
@@ -70,4 +72,33 @@ export function outputText(client: TestClient, from = 0): string {
     .slice(from)
     .map((r: Received) => outputBytes(r)?.toString('utf8') ?? '')
     .join('');
+}
+
+/** Builds `npm start`'s main.js for tests that run it as its own process (incremental: a no-op when current). */
+export function buildStandalone(): void {
+  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'services/standalone'], {
+    cwd: path.resolve(__dirname, '../..'),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+}
+
+/** A session on `npm start` run as its own process; its id. */
+export async function createSession(s: StandaloneProcess, body: Record<string, unknown>): Promise<string> {
+  // testkit's http() only reads the URL and the admin token of the server it is given.
+  const server = { httpUrl: s.httpUrl, adminToken: s.token } as TestServer;
+  const res = await http(server, 'POST', '/api/v1/sessions', { json: body });
+  const id = (res.body as { session_id?: string } | undefined)?.session_id;
+  if (res.status !== 201 || !id) throw new Error(`create session → ${res.status} ${res.text}`);
+  return id;
+}
+
+/** A client of `s`, attached to the session (not joined). */
+export async function attach(s: StandaloneProcess, sessionId: string): Promise<TestClient> {
+  const c = await TestClient.connect(`${s.wsUrl}/agents/${s.instanceId}/sessions/${sessionId}/attach`, {
+    token: s.token,
+  });
+  await c.hello();
+  return c;
 }

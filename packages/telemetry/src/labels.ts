@@ -82,6 +82,13 @@ export const KEYFRAME_TRIGGERS = ['cadence', 'on_demand'] as const;
 export type KeyframeTrigger = (typeof KEYFRAME_TRIGGERS)[number];
 
 /**
+ * `ptyws_mirror_parse_errors_total{kind}`: output the agent's headless terminal skipped as
+ * unparsable where it stood (a DEL, a binary dump), or a chunk it threw on (an emulator bug).
+ */
+export const MIRROR_PARSE_ERROR_KINDS = ['malformed', 'exception'] as const;
+export type MirrorParseErrorKind = (typeof MIRROR_PARSE_ERROR_KINDS)[number];
+
+/**
  * Why a session's PTY is not being read: every reader behind, the mirror or archive far behind, or
  * the frame log unreachable with PTYWS_LOG_OUTAGE_BUFFER_BYTES of output waiting for it.
  */

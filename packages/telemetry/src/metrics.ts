@@ -4,6 +4,7 @@ import {
   CONNECTION_ROLES,
   FRAME_KINDS,
   KEYFRAME_TRIGGERS,
+  MIRROR_PARSE_ERROR_KINDS,
   OUTPUT_HOLD_REASONS,
   RATE_LIMITS,
   SUBPROTOCOLS,
@@ -15,6 +16,7 @@ import {
   connectionRoleOf,
   type FrameKind,
   type KeyframeTrigger,
+  type MirrorParseErrorKind,
   type OutputHoldReason,
   type RateLimit,
   type SessionState,
@@ -67,6 +69,8 @@ export interface AgentMetrics extends TranscriptArchiveMetrics {
   /** `ptyws_sessions{state,backend}` is computed from the sources at scrape time. */
   trackSessions(source: () => Iterable<SessionSample>): Untrack;
   keyframe(trigger: KeyframeTrigger, bytes: number, seconds: number): void;
+  /** `count` parse errors of a session's headless terminal (it prints none of them). */
+  mirrorParseErrors(kind: MirrorParseErrorKind, count: number): void;
   /** A session's PTY stopped (+1) or resumed (-1) being read, for `reason`. */
   outputHeld(reason: OutputHoldReason, delta: 1 | -1): void;
   /** Output sequenced but not yet in the frame log changed by `delta` bytes (summed over sessions). */
@@ -154,6 +158,7 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
   private readonly keyframes: Counter<'trigger'>;
   private readonly keyframeBytes: Counter<'trigger'>;
   private readonly keyframeSeconds: Histogram<'trigger'>;
+  private readonly mirrorParseErrorCounts: Counter<'kind'>;
   private readonly archiveChunks: Counter;
   private readonly archiveBytes: Counter;
   private readonly archiveFailures: Counter;
@@ -327,6 +332,13 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
       labelNames: ['trigger'] as const,
       registers,
     });
+    this.mirrorParseErrorCounts = new Counter({
+      name: 'ptyws_mirror_parse_errors_total',
+      help: 'Session output the headless terminal (keyframes) could not parse: malformed = bytes skipped where they stood (DEL, binary dumps), as a terminal does; exception = chunks it threw on (the rest of the chunk is lost to keyframes).',
+      labelNames: ['kind'] as const,
+      registers,
+    });
+    for (const kind of MIRROR_PARSE_ERROR_KINDS) this.mirrorParseErrorCounts.inc({ kind }, 0);
     this.keyframeBytes = new Counter({
       name: 'ptyws_keyframe_bytes_total',
       help: 'Bytes of the snapshots counted by ptyws_keyframes_total.',
@@ -496,6 +508,10 @@ export class Metrics implements EdgeMetrics, AgentMetrics, ClusterMetrics, Audit
     this.keyframes.inc({ trigger });
     this.keyframeBytes.inc({ trigger }, bytes);
     this.keyframeSeconds.observe({ trigger }, seconds);
+  }
+
+  mirrorParseErrors(kind: MirrorParseErrorKind, count: number): void {
+    if (count > 0) this.mirrorParseErrorCounts.inc({ kind }, count);
   }
 
   outputHeld(reason: OutputHoldReason, delta: 1 | -1): void {

@@ -175,6 +175,16 @@ describe('Metrics', () => {
     expect(s.get('ptyws_connections_opened_total{subprotocol="pty-ws.v1.binary"}')).toBe(1);
   });
 
+  it('counts parse errors of the terminal mirror by kind, both present from the start', async () => {
+    const m = new Metrics({ defaultMetrics: false });
+    expect((await scrape(m)).get('ptyws_mirror_parse_errors_total{kind="malformed"}')).toBe(0);
+    m.mirrorParseErrors('malformed', 1598);
+    m.mirrorParseErrors('exception', 1);
+    const s = await scrape(m);
+    expect(s.get('ptyws_mirror_parse_errors_total{kind="malformed"}')).toBe(1598);
+    expect(s.get('ptyws_mirror_parse_errors_total{kind="exception"}')).toBe(1);
+  });
+
   it('never lets a caller widen a label: unknown values fold into `other`', async () => {
     const m = new Metrics({ defaultMetrics: false });
     const sessionId = '0190a8f4-7b7e-7c3e-9d2a-3f1b2c4d5e6f';

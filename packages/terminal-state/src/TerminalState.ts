@@ -35,6 +35,12 @@ export interface TerminalStateOptions {
    */
   onParseError?: (error: Error) => void;
   /**
+   * Called for each byte or sequence xterm.js could not parse where it stood (a DEL, the bytes
+   * of a binary dump) and skipped, as a terminal does. xterm.js itself prints nothing (a program
+   * could otherwise flood the service's log). Default: ignored.
+   */
+  onMalformedInput?: () => void;
+  /**
    * Drop, unparsed, the part of a plain-text flood that is provably scrolled out of the screen and
    * the scrollback before anyone can see it (skipGate.ts). Default true; false parses every byte
    * (the reference of the differential test).
@@ -65,8 +71,7 @@ export class TerminalState {
     const scrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
     if (!Number.isInteger(scrollback) || scrollback < 0)
       throw new RangeError(`scrollback must be >= 0, got ${scrollback}`);
-    const onParseError = opts.onParseError ?? ((): void => undefined);
-    this.headless = createHeadlessTerminal(opts.cols, opts.rows, Math.max(scrollback, 1), onParseError);
+    this.headless = createHeadlessTerminal(opts.cols, opts.rows, Math.max(scrollback, 1), opts);
     this.feed = new XtermFeed(this.headless.term, {
       skip: opts.skipScrolledOut ?? true,
       maxQueuedBytes: opts.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
@@ -120,8 +125,8 @@ export class TerminalState {
         this.pendingSnapshots.delete(reject);
         try {
           // Synchronous on purpose: no later chunk can be parsed while we serialize.
-          const { term, serializer } = this.headless;
-          resolve({ snapshot: serializeScreenState(term, serializer), cols: term.cols, rows: term.rows });
+          const { term, serializer, title } = this.headless;
+          resolve({ snapshot: serializeScreenState(term, serializer, title.title), cols: term.cols, rows: term.rows });
         } catch (err) {
           reject(err instanceof Error ? err : new Error(String(err)));
         }

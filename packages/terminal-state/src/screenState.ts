@@ -13,11 +13,12 @@
  *  3. the active buffer's DECSC slot (ESC 7), and the inactive alt buffer's;
  *  4. modes, from the serialize addon (DECSET 6 among them homes the cursor, hence before 5.);
  *  5. the cursor, absolutely (cursor.ts), then the pen, absolutely;
- *  6. modes the addon leaves out (modes.ts) and the character sets (charsets.ts, charsetPlan).
+ *  6. modes the addon leaves out (modes.ts), the window title (title.ts) and the character sets
+ *     (charsets.ts, charsetPlan).
  */
 import type { IBuffer } from '@xterm/headless';
 import type { SerializeAddon, Terminal } from './xterm';
-import { readCoreState, type BufferCoreState, type CoreState } from './internals';
+import { latentUnderlineColor, readCoreState, type BufferCoreState, type CoreState } from './internals';
 import { absoluteSgr, isDefaultAttributes } from './sgr';
 import { placeCursor } from './cursor';
 import { extraModesSequence } from './modes';
@@ -25,6 +26,7 @@ import { charsetSequence, designate, isDefaultCharset, sameCharset } from './cha
 import { orphanCellsSequence } from './orphanCells';
 import { paintScreen } from './screenPainter';
 import { addonModes } from './addonModes';
+import { titleSequence } from './title';
 
 /** DECSTBM, only when not the full screen (the state after a reset). It homes the cursor. */
 function scrollRegion(state: BufferCoreState, rows: number): string {
@@ -58,7 +60,7 @@ function cells(buffer: IBuffer, cols: number, rows: number): string {
   return paintScreen(buffer, cols, rows) + orphanCellsSequence(buffer, cols, rows);
 }
 
-export function serializeScreenState(term: Terminal, addon: SerializeAddon): string {
+export function serializeScreenState(term: Terminal, addon: SerializeAddon, title?: string): string {
   const { cols, rows } = term;
   const core = readCoreState(term);
   const buffer: IBuffer = term.buffer.active;
@@ -89,7 +91,10 @@ export function serializeScreenState(term: Terminal, addon: SerializeAddon): str
   const origin = term.modes.originMode ? { top: active.scrollTop, bottom: active.scrollBottom } : undefined;
   out += placeCursor(buffer, active.cursorY, active.cursorX, cols, origin === undefined ? {} : { origin });
   out += absoluteSgr(core.pen);
+  const latent = latentUnderlineColor(core.pen);
+  if (latent !== '') out += `\x1b[${latent}m`;
   out += extraModesSequence(core, term.options.convertEol === true);
+  out += titleSequence(title);
   if (!viaSavedCursor) out += charsets;
   return out;
 }

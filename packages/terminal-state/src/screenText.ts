@@ -19,7 +19,7 @@ export interface ScreenText {
 }
 
 export async function screenText(cols: number, rows: number, feed: readonly ScreenFeed[]): Promise<ScreenText> {
-  const { term } = createHeadlessTerminal(cols, rows, 1, () => undefined);
+  const { term } = createHeadlessTerminal(cols, rows, 1);
   try {
     for (const step of feed) {
       if (step.kind === 'write') await new Promise<void>((resolve) => term.write(step.data, resolve));

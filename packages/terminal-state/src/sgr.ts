@@ -6,6 +6,8 @@
  * pen), so every pen here is absolute: `0` (reset), then every attribute that is on.
  */
 
+import { HAS_EXTENDED, hasExtendedAttributes, underlineColor, underlineColorKey, underlineStyle } from './internals';
+
 /** The attribute getters shared by xterm's public IBufferCell and its internal AttributeData. */
 export interface AttributeSource {
   isBold(): number;
@@ -40,11 +42,17 @@ function colorParams(kind: 'fg' | 'bg', attrs: AttributeSource): number[] {
 
 /** `CSI 0;...m` reproducing exactly the given attributes, whatever the previous pen was. */
 export function absoluteSgr(attrs: AttributeSource): string {
-  const params: number[] = [0];
+  const params: Array<number | string> = [0];
   if (attrs.isBold()) params.push(1);
   if (attrs.isDim()) params.push(2);
   if (attrs.isItalic()) params.push(3);
-  if (attrs.isUnderline()) params.push(4);
+  if (attrs.isUnderline()) {
+    // Styled underlines (double, curly, dotted, dashed) as ITU T.416 sub-parameters: `4:3`.
+    const style = underlineStyle(attrs);
+    params.push(style > 1 ? `4:${style}` : 4);
+    const color = underlineColor(attrs);
+    if (color !== '') params.push(color);
+  }
   if (attrs.isBlink()) params.push(5);
   if (attrs.isInverse()) params.push(7);
   if (attrs.isInvisible()) params.push(8);
@@ -92,8 +100,6 @@ interface PackedAttributes {
   fg?: unknown;
   bg?: unknown;
 }
-/** BgFlags.HAS_EXTENDED: underline style and colour live in a separate object. */
-const HAS_EXTENDED = 0x10000000;
 
 /**
  * Equal packed words mean equal attributes, whatever the getters make of them (they read nothing
@@ -125,6 +131,13 @@ export function sameAttributes(a: AttributeSource, b: AttributeSource, backgroun
     !a.isInverse() === !b.isInverse() &&
     !a.isInvisible() === !b.isInvisible() &&
     !a.isStrikethrough() === !b.isStrikethrough() &&
-    !a.isOverline() === !b.isOverline()
+    !a.isOverline() === !b.isOverline() &&
+    sameUnderline(a, b)
   );
+}
+
+/** Same underline style and colour; only cells with extended attributes can differ there. */
+function sameUnderline(a: AttributeSource, b: AttributeSource): boolean {
+  if (!a.isUnderline() || (!hasExtendedAttributes(a) && !hasExtendedAttributes(b))) return true;
+  return underlineStyle(a) === underlineStyle(b) && underlineColorKey(a) === underlineColorKey(b);
 }

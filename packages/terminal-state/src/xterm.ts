@@ -11,26 +11,48 @@ import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { guardParser } from './parserGuard';
 import { installEraseAboveFix } from './eraseAboveFix';
+import { trackTitle, type TitleTracker } from './title';
 
 export { Terminal, SerializeAddon };
 
 export interface HeadlessTerminal {
   readonly term: Terminal;
   readonly serializer: SerializeAddon;
+  readonly title: TitleTracker;
 }
+
+export interface EmulatorErrorHandlers {
+  /** xterm.js threw while parsing (parserGuard.ts). */
+  onParseError?: (error: Error) => void;
+  /** xterm.js met a byte it cannot parse where it was (a DEL, a binary dump) and skipped it. */
+  onMalformedInput?: () => void;
+}
+
+const ignore = (): void => undefined;
 
 export function createHeadlessTerminal(
   cols: number,
   rows: number,
   scrollback: number,
-  onParseError: (error: Error) => void,
+  handlers: EmulatorErrorHandlers = {},
 ): HeadlessTerminal {
+  const onMalformedInput = handlers.onMalformedInput ?? ignore;
   // In @xterm/headless `term.buffer` and `term.parser` are still "proposed" API; the serializer
   // reads the buffer and eraseAboveFix hooks the parser.
-  const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
-  guardParser(term, onParseError);
+  const term = new Terminal({
+    cols,
+    rows,
+    scrollback,
+    allowProposedApi: true,
+    // xterm.js logs to the console by default: a 34-line dump per byte it cannot parse (any
+    // program can print DEL), which would break the service's one-JSON-object-per-line log. Its
+    // only error-level message is that parse error: it is counted instead, and nothing is printed.
+    logLevel: 'error',
+    logger: { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: onMalformedInput },
+  });
+  guardParser(term, handlers.onParseError ?? ignore);
   installEraseAboveFix(term);
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
-  return { term, serializer };
+  return { term, serializer, title: trackTitle(term) };
 }

@@ -22,9 +22,14 @@ const color = fc.oneof(
   fc.integer({ min: 0, max: 255 }).map((n) => `48;5;${n}`),
   fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([r, g, b]) => `38;2;${r};${g};${b}`),
   fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([r, g, b]) => `48;2;${r};${g};${b}`),
-  fc.constantFrom('39', '49'),
+  fc.integer({ min: 0, max: 255 }).map((n) => `58;5;${n}`),
+  fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([r, g, b]) => `58:2::${r}:${g}:${b}`),
+  fc.constantFrom('39', '49', '59'),
 );
-const flag = fc.constantFrom('0', '1', '2', '3', '4', '5', '7', '8', '9', '53', '22', '23', '24', '27', '29', '55');
+const flag = fc.constantFrom(
+  ...['0', '1', '2', '3', '4', '5', '7', '8', '9', '53', '22', '23', '24', '27', '29', '55'],
+  ...['4:0', '4:1', '4:2', '4:3', '4:4', '4:5'],
+);
 const sgr = fc.array(fc.oneof(color, flag), { minLength: 1, maxLength: 4 }).map((p) => `${CSI}${p.join(';')}m`);
 
 const n = fc.integer({ min: 0, max: 12 });

@@ -223,3 +223,32 @@ describe('the comparison used above', () => {
     expect(diffs.some((d) => d.startsWith('normalBuffer:'))).toBe(true);
   });
 });
+
+describe('vt100-screen-state-v1 restore of underline styles and the window title', () => {
+  const E = '\x1b[';
+  const STYLED =
+    `${E}4:3;58;5;196mcurly red${E}0m ${E}4:2mdouble${E}4:5;58:2::10:20:30mdashed rgb${E}0m\r\n` +
+    `${E}4;58;5;33mplain blue-underlined${E}0m ${E}4:4mdotted${E}24m off`;
+
+  it('keeps the underline style and colour of every cell and of the pen', async () => {
+    const stream = `${STYLED}\r\n${E}4:3;58;5;2m`; // the pen stays curly green
+    const expected = await referenceTerminal(40, 5, stream);
+    const actual = await restore(await snapshotOf(40, 5, stream));
+    expect(diffTerminals(expected, actual)).toEqual([]);
+    await continueBoth(expected, actual, 'pen');
+    expect(diffTerminals(expected, actual)).toEqual([]);
+  });
+
+  it('restores the last window title (OSC 0 / OSC 2), without its control characters', async () => {
+    const titles: string[] = [];
+    const snap = await snapshotOf(20, 3, '\x1b]0;first\x07\x1b]2;vim: notes.txt\x1b\\text');
+    const actual = newTerminal(20, 3);
+    actual.onTitleChange((title) => titles.push(title));
+    await writeAsync(actual, snap.snapshot);
+    expect(titles).toEqual(['vim: notes.txt']);
+  });
+
+  it('writes no title for a program that never set one', async () => {
+    expect((await snapshotOf(20, 3, 'text')).snapshot).not.toContain('\x1b]');
+  });
+});

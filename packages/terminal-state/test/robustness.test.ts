@@ -1,6 +1,7 @@
 import { Terminal } from '@xterm/headless';
 import { TerminalState } from '@pty-ws/terminal-state';
 import { guardParser } from '../src/parserGuard';
+import { readCoreState } from '../src/internals';
 import { diffTerminals, referenceTerminal, restore, screenLines, utf8, writeAsync } from './screen';
 
 // Cursor in the last column of the last row of a buffer that has not scrolled yet, then ED 1.
@@ -50,5 +51,40 @@ describe('xterm.js parser failures', () => {
     await writeAsync(term, ' after'); // would never complete if the write queue had stalled
     expect(errors.map((e) => e.message)).toEqual(['boom']);
     expect(screenLines(term)[0]).toBe('before after');
+  });
+});
+
+describe('xterm.js logging', () => {
+  const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
+
+  it('prints nothing for bytes it cannot parse (DEL, a binary dump) and counts them instead', async () => {
+    const spies = CONSOLE_METHODS.map((m) => jest.spyOn(console, m).mockImplementation(() => undefined));
+    let malformed = 0;
+    const state = new TerminalState({ cols: 30, rows: 10, onMalformedInput: () => malformed++ });
+    try {
+      const binary = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256);
+      state.write(new Uint8Array(50).fill(0x7f));
+      state.write(binary);
+      state.write(utf8('\x1b[2J\x1b[Hstill alive'));
+      const restored = await restore(await state.snapshot());
+      expect(screenLines(restored)[0]).toBe('still alive');
+      expect(malformed).toBeGreaterThanOrEqual(50);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      state.dispose();
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+});
+
+describe('xterm.js internals', () => {
+  it('a snapshot fails loudly when the underline getters it reads are gone (xterm.js upgraded)', () => {
+    const term = new Terminal({ cols: 10, rows: 2, allowProposedApi: true });
+    expect(() => readCoreState(term)).not.toThrow();
+    const pen = (term as unknown as { _core: { _inputHandler: { _curAttrData: object } } })._core._inputHandler
+      ._curAttrData;
+    Object.defineProperty(pen, 'getUnderlineStyle', { value: undefined });
+    expect(() => readCoreState(term)).toThrow(/_curAttrData\.getUnderlineStyle\(\)" not found/);
+    term.dispose();
   });
 });

@@ -4,7 +4,7 @@
  */
 import { Terminal, type IBufferCell } from '@xterm/headless';
 import type { ScreenSnapshot } from '@pty-ws/terminal-state';
-import { readCoreState, type BufferCoreState } from '../src/internals';
+import { readCoreState, underlineColor, underlineStyle, type BufferCoreState } from '../src/internals';
 import { absoluteSgr } from '../src/sgr';
 import { charsetSequence, designate, sameCharset } from '../src/charsets';
 import { guardParser } from '../src/parserGuard';
@@ -72,7 +72,7 @@ export function describeCell(cell: IBufferCell): string {
     cell.isBold() ? 'bold' : '',
     cell.isDim() ? 'dim' : '',
     cell.isItalic() ? 'italic' : '',
-    cell.isUnderline() ? 'underline' : '',
+    cell.isUnderline() ? `underline:${underlineStyle(cell)}${underlineColor(cell)}` : '',
     cell.isBlink() ? 'blink' : '',
     cell.isInverse() ? 'inverse' : '',
     cell.isInvisible() ? 'invisible' : '',

@@ -23,3 +23,4 @@ export {
 export { ServiceProcess, type ServiceHandle } from './cluster-process';
 export { startStandaloneProcess, type StandaloneProcess } from './standalone-process';
 export { ManualClock } from './manual-clock';
+export { PANE_FLAGS, TMUX_INSTALLED, TmuxServer, type PaneState } from './tmux-panes';

@@ -1,4 +1,5 @@
 import { TerminalState } from '@pty-ws/terminal-state';
+import { waitUntil } from '@pty-ws/testkit';
 import { createTerminalMirror } from '../src/mirror/terminal-mirror';
 
 /**
@@ -33,4 +34,30 @@ describe('terminal mirror in its worker thread', () => {
     local.dispose();
     await expect(remote.snapshot()).rejects.toThrow(/disposed/);
   });
+});
+
+describe('terminal mirror: malformed output', () => {
+  it.each(['worker', 'main'] as const)(
+    'counts the bytes xterm.js skips (%s thread) and prints nothing',
+    async (thread) => {
+      const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+        jest.spyOn(console, m).mockImplementation(() => undefined),
+      );
+      let malformed = 0;
+      const mirror = createTerminalMirror({ thread, cols: 40, rows: 10, onMalformedInput: (n) => (malformed += n) });
+      try {
+        mirror.write(new Uint8Array(50).fill(0x7f));
+        mirror.write(Buffer.from('after the DELs\r\n'));
+        const snap = await mirror.snapshot();
+        expect(snap.snapshot).toContain('after the DELs');
+        // The worker reports its count with the parse progress, a turn after the parse.
+        await waitUntil(() => malformed >= 50, 2000, 'the count of skipped DELs');
+        expect(malformed).toBe(50);
+        for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+      } finally {
+        mirror.dispose();
+        for (const spy of spies) spy.mockRestore();
+      }
+    },
+  );
 });

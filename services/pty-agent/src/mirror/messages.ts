@@ -10,5 +10,8 @@ export type FromMirror =
   | { t: 'snapshot'; req: number; snapshot: string; cols: number; rows: number }
   | { t: 'snapshot-failed'; req: number; message: string }
   | { t: 'parse-error'; id: number; message: string }
-  /** Bytes of this terminal's writes xterm has parsed since the last such report. */
-  | { t: 'parsed'; id: number; bytes: number };
+  /**
+   * Bytes of this terminal's writes xterm has parsed since the last such report, and how many
+   * malformed bytes or sequences it skipped in them (batched: a binary dump has thousands).
+   */
+  | { t: 'parsed'; id: number; bytes: number; malformed: number };

@@ -12,14 +12,19 @@ if (!port) throw new Error('mirror-worker.js runs as a worker thread only');
 const terminals = new Map<number, TerminalState>();
 const post = (m: FromMirror): void => port.postMessage(m);
 
-/** Parsed bytes per terminal, reported once per turn (one message for many chunks). */
-const unreported = new Map<number, number>();
-function parsed(id: number, bytes: number): void {
-  if (unreported.size === 0) setImmediate(report);
-  unreported.set(id, (unreported.get(id) ?? 0) + bytes);
+/** Parsed bytes and malformed input per terminal, reported once per turn (one message for many chunks). */
+const unreported = new Map<number, { bytes: number; malformed: number }>();
+function progress(id: number): { bytes: number; malformed: number } {
+  let p = unreported.get(id);
+  if (p === undefined) {
+    if (unreported.size === 0) setImmediate(report);
+    p = { bytes: 0, malformed: 0 };
+    unreported.set(id, p);
+  }
+  return p;
 }
 function report(): void {
-  for (const [id, bytes] of unreported) post({ t: 'parsed', id, bytes });
+  for (const [id, { bytes, malformed }] of unreported) post({ t: 'parsed', id, bytes, malformed });
   unreported.clear();
 }
 
@@ -34,13 +39,14 @@ port.on('message', (m: ToMirror) => {
             cols: m.cols,
             rows: m.rows,
             onParseError: (e) => post({ t: 'parse-error', id: m.id, message: e.message }),
+            onMalformedInput: () => progress(m.id).malformed++,
           }),
         );
         return;
       case 'write': {
         const bytes = m.data.length;
         // Transferred to this thread: xterm may keep the very bytes (no second copy to collect).
-        return term?.write(m.data, () => parsed(m.id, bytes), true);
+        return term?.write(m.data, () => (progress(m.id).bytes += bytes), true);
       }
       case 'resize':
         return term?.resize(m.cols, m.rows);

@@ -27,6 +27,8 @@ export interface MirrorOptions {
   cols: number;
   rows: number;
   onParseError?: (error: Error) => void;
+  /** `count` bytes or sequences of output could not be parsed where they stood and were skipped. */
+  onMalformedInput?: (count: number) => void;
   /**
    * The worker's mirror fell more than BACKLOG_HIGH bytes behind the writes (true), or caught up
    * to BACKLOG_LOW (false): the caller pauses its source meanwhile, so the queue to the worker
@@ -50,7 +52,8 @@ const BACKLOG_LOW = 1024 * 1024;
 export function createTerminalMirror(opts: MirrorOptions): TerminalMirror {
   const script = opts.thread === 'worker' ? workerScript() : undefined;
   if (script) return pool(script).open(opts);
-  return new TerminalState(opts);
+  const { onMalformedInput, ...rest } = opts;
+  return new TerminalState(onMalformedInput ? { ...rest, onMalformedInput: () => onMalformedInput(1) } : rest);
 }
 
 /**
@@ -102,7 +105,7 @@ class MirrorPool {
     const id = ++this.nextId;
     if (opts.onParseError) this.parseErrors.set(id, opts.onParseError);
     this.post({ t: 'open', id, cols: opts.cols, rows: opts.rows });
-    const term = new RemoteTerminal(this, id, opts.cols, opts.rows, opts.onBacklog);
+    const term = new RemoteTerminal(this, id, opts.cols, opts.rows, opts.onBacklog, opts.onMalformedInput);
     this.terminals.set(id, term);
     return term;
   }
@@ -134,7 +137,7 @@ class MirrorPool {
 
   private onMessage(m: FromMirror): void {
     if (m.t === 'parse-error') return this.parseErrors.get(m.id)?.(new Error(m.message));
-    if (m.t === 'parsed') return this.terminals.get(m.id)?.parsed(m.bytes);
+    if (m.t === 'parsed') return this.terminals.get(m.id)?.parsed(m.bytes, m.malformed);
     const p = this.snapshots.get(m.req);
     if (!p) return;
     this.snapshots.delete(m.req);
@@ -155,10 +158,12 @@ class RemoteTerminal implements TerminalMirror {
     private queuedCols: number,
     private queuedRows: number,
     private readonly onBacklog: (behind: boolean) => void = () => {},
+    private readonly onMalformedInput: (count: number) => void = () => {},
   ) {}
 
   /** The worker reports what it parsed: resume the source once it has nearly caught up. */
-  parsed(bytes: number): void {
+  parsed(bytes: number, malformed: number): void {
+    if (malformed > 0) this.onMalformedInput(malformed);
     this.backlog -= bytes;
     if (this.behind && this.backlog <= BACKLOG_LOW) {
       this.behind = false;

@@ -63,6 +63,7 @@ export class SessionOutput {
   private lastTrimAt = 0;
   /** The PTY is being let go (kill): its last output is read even while the log is away. */
   private draining = false;
+  private parseErrorLogged = false;
 
   constructor(private readonly opts: SessionOutputOptions) {
     const { sessionId } = opts;
@@ -73,6 +74,18 @@ export class SessionOutput {
       // The mirror parses behind the stream; far behind (a `yes` flood), the PTY waits for it,
       // so the queue to it (memory) stays bounded. Output already read is never held.
       onBacklog: (behind) => this.slowDown('mirror', behind),
+      // Counted, never logged: any program can print these (a DEL, `cat` of a binary).
+      onMalformedInput: (count) => opts.metrics?.mirrorParseErrors('malformed', count),
+      onParseError: (err) => {
+        opts.metrics?.mirrorParseErrors('exception', 1);
+        // Once per session: an emulator bug worth reporting, but output could repeat it at will.
+        if (this.parseErrorLogged) return;
+        this.parseErrorLogged = true;
+        opts.logger.warn(
+          { session_id: sessionId, err: err.message },
+          'terminal mirror could not parse output: keyframes may miss part of it',
+        );
+      },
     });
     this.archiver = opts.archive ? createArchiver(sessionId, opts.archive, opts.log, opts) : undefined;
     if (this.archiver) this.archiver.onBacklog = (behind) => this.slowDown('archive', behind);
