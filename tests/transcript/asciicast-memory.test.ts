@@ -2,7 +2,8 @@
  * asciicast export of a 100 MB transcript: the recording is streamed page by page with the
  * socket's backpressure, so the edge's resident set stays within RSS_BOUND_MB of its baseline
  * whether the client reads fast or not at all, `/healthz` answers during the export, a principal
- * runs one export at a time (429 with Retry-After), and a client that goes away frees its place.
+ * runs one export at a time (429 with Retry-After), and a client that goes away or stalls for good
+ * frees its place.
  * The recording is complete (every byte of output, the marker last) and a player reads it.
  */
 import { spawnSync } from 'node:child_process';
@@ -155,6 +156,27 @@ it('a client that stops reading holds the export back (nothing buffered ahead), 
     10_000,
     'the aborted export to release its place',
   );
+});
+
+it('a reader that stalls for good is dropped (uWS times the stalled write out) and its place freed', async () => {
+  const res = await big.api(castPath());
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  try {
+    expect((await reader.read()).done).toBe(false);
+    await waitUntil(
+      async () => {
+        const again = await big.api(castPath('&limit=1'));
+        await again.text();
+        return again.status === 200;
+      },
+      60_000,
+      'the stalled export to be dropped',
+      1000,
+    );
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
 });
 
 it('a range near the end (its start size found by a scan of all before it) is a recording asciinema plays', async () => {
