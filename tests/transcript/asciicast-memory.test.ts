@@ -102,6 +102,20 @@ it(`an export of ${OUTPUT_BYTES / 1e6} MB stays within ${RSS_BOUND_MB} MB of RSS
   expect(watched.slowestHealthzMs).toBeLessThan(HEALTHZ_BOUND_MS);
 });
 
+/** Waits until this principal may export again (a one-frame export answers 200, not 429). */
+function placeFreed(timeoutMs: number, what: string): Promise<unknown> {
+  return waitUntil(
+    async () => {
+      const again = await big.api(castPath('&limit=1'));
+      await again.text();
+      return again.status === 200;
+    },
+    timeoutMs,
+    what,
+    500,
+  );
+}
+
 /** The server's CPU time in clock ticks (user + system). */
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -147,15 +161,7 @@ it('a client that stops reading holds the export back (nothing buffered ahead), 
     await reader.cancel().catch(() => undefined);
   }
   // Gone: its place is free again.
-  await waitUntil(
-    async () => {
-      const again = await big.api(castPath('&limit=1'));
-      await again.text();
-      return again.status === 200;
-    },
-    10_000,
-    'the aborted export to release its place',
-  );
+  await placeFreed(10_000, 'the aborted export to release its place');
 });
 
 it('a reader that stalls for good is dropped (uWS times the stalled write out) and its place freed', async () => {
@@ -164,16 +170,7 @@ it('a reader that stalls for good is dropped (uWS times the stalled write out) a
   const reader = res.body!.getReader();
   try {
     expect((await reader.read()).done).toBe(false);
-    await waitUntil(
-      async () => {
-        const again = await big.api(castPath('&limit=1'));
-        await again.text();
-        return again.status === 200;
-      },
-      60_000,
-      'the stalled export to be dropped',
-      1000,
-    );
+    await placeFreed(60_000, 'the stalled export to be dropped');
   } finally {
     await reader.cancel().catch(() => undefined);
   }
