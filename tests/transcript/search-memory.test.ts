@@ -5,21 +5,13 @@
  * one search at a time (429 with Retry-After for a second), and paging with `next_from_seq`
  * reaches the one match at the very end. The server runs as its own process (npm start).
  */
-import { readFileSync } from 'node:fs';
-import { startStandaloneProcess, waitUntil, type StandaloneProcess } from '@pty-ws/testkit';
+import { OUTPUT_BYTES, rssMb, startBigTranscript, whileWatching, type BigTranscript } from './big-transcript';
 
 jest.setTimeout(300_000);
 
 const RSS_BOUND_MB = 150;
-const OUTPUT_BYTES = 100_000_000;
 /** /healthz must answer within this while a search runs (liveness, not speed: generous). */
 const HEALTHZ_BOUND_MS = 3000;
-
-function rssMb(pid: number): number {
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no VmRSS for ${pid}`);
-  return Number(m[1]) / 1024;
-}
 
 interface SearchPage {
   matches: Array<{ text: string; start_seq: number }>;
@@ -28,44 +20,13 @@ interface SearchPage {
   to_seq: number;
 }
 
-let server: StandaloneProcess;
-let sessionId: string;
-
-async function api(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.httpUrl}${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-  });
-}
+let big: BigTranscript;
+const api = (path: string, init?: RequestInit) => big.api(path, init);
 
 beforeAll(async () => {
-  server = await startStandaloneProcess({ PTYWS_AUDIT_LOG: 'off', PTYWS_LOG_LEVEL: 'warn' });
-  const line = 'x'.repeat(99);
-  const created = await api('/api/v1/sessions', {
-    method: 'POST',
-    body: JSON.stringify({
-      argv: ['/bin/sh', '-c', `yes ${line} | head -c ${OUTPUT_BYTES}; echo; echo NEEDLE-AT-THE-END; exec sleep 600`],
-    }),
-  });
-  expect(created.status).toBe(201);
-  sessionId = ((await created.json()) as { session_id: string }).session_id;
-  // Searched from the archive, as a long session is: wait until it holds the last line.
-  await waitUntil(
-    async () => {
-      const res = await api(`/api/v1/sessions/${sessionId}/transcript?limit=1`);
-      const head = (await res.json()) as { last_seq: number; archived_through: number };
-      if (head.archived_through < head.last_seq) return false;
-      const tail = await api(
-        `/api/v1/sessions/${sessionId}/transcript?q=NEEDLE-AT-THE-END&from_seq=${Math.max(1, head.last_seq - 5)}`,
-      );
-      return ((await tail.json()) as SearchPage).matches.length > 0;
-    },
-    240_000,
-    'the 100 MB output to be archived',
-    1000,
-  );
+  big = await startBigTranscript('NEEDLE-AT-THE-END');
 });
-afterAll(() => server?.kill());
+afterAll(() => big?.server.kill());
 
 /** Pages through the whole transcript with next_from_seq; returns the matches and the pages taken. */
 async function searchAll(q: string): Promise<{ matches: SearchPage['matches']; pages: number }> {
@@ -73,7 +34,7 @@ async function searchAll(q: string): Promise<{ matches: SearchPage['matches']; p
   let from: number | null = 1;
   let pages = 0;
   while (from !== null) {
-    const res = await api(`/api/v1/sessions/${sessionId}/transcript?q=${q}&from_seq=${from}`);
+    const res = await api(`/api/v1/sessions/${big.sessionId}/transcript?q=${q}&from_seq=${from}`);
     if (res.status === 429) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       continue;
@@ -90,40 +51,23 @@ async function searchAll(q: string): Promise<{ matches: SearchPage['matches']; p
 }
 
 it(`a search over ${OUTPUT_BYTES / 1e6} MB stays within ${RSS_BOUND_MB} MB of RSS and /healthz answers meanwhile`, async () => {
-  const pid = server.child.pid!;
-  const baseline = rssMb(pid);
-  let peak = baseline;
-  let slowestHealthz = 0;
-  let done = false;
-  // RSS is sampled on its own timer: the health probes below wait while the event loop is busy.
-  const rssSampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
-  const prober = (async () => {
-    while (!done) {
-      const t0 = Date.now();
-      const res = await fetch(`${server.httpUrl}/healthz`);
-      await res.text();
-      slowestHealthz = Math.max(slowestHealthz, Date.now() - t0);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  const found = await searchAll('NEEDLE-AT-THE-END').finally(() => (done = true));
-  await prober;
-  clearInterval(rssSampler);
+  const watched = await whileWatching(big.server, () => searchAll('NEEDLE-AT-THE-END'));
+  const found = watched.result;
   process.stdout.write(
-    `search of ${OUTPUT_BYTES / 1e6} MB: ${found.pages} pages, RSS ${baseline.toFixed(0)} -> peak ${peak.toFixed(0)} MB, ` +
-      `slowest /healthz ${slowestHealthz} ms\n`,
+    `search of ${OUTPUT_BYTES / 1e6} MB: ${found.pages} pages, RSS ${watched.baselineMb.toFixed(0)} -> ` +
+      `peak ${watched.peakMb.toFixed(0)} MB, slowest /healthz ${watched.slowestHealthzMs} ms\n`,
   );
   expect(found.matches.map((m) => m.text)).toEqual(['NEEDLE-AT-THE-END']);
-  expect(peak - baseline).toBeLessThan(RSS_BOUND_MB);
-  expect(slowestHealthz).toBeLessThan(HEALTHZ_BOUND_MS);
+  expect(watched.peakMb - watched.baselineMb).toBeLessThan(RSS_BOUND_MB);
+  expect(watched.slowestHealthzMs).toBeLessThan(HEALTHZ_BOUND_MS);
   expect(found.pages).toBeGreaterThan(1); // the budget cut the scan into pages
 });
 
 it('one search at a time per principal: a concurrent one gets 429 with Retry-After', async () => {
-  const pid = server.child.pid!;
+  const pid = big.server.child.pid!;
   const baseline = rssMb(pid);
   const answers = await Promise.all(
-    [1, 2, 3].map(() => api(`/api/v1/sessions/${sessionId}/transcript?q=NEEDLE-AT-THE-END&from_seq=1`)),
+    [1, 2, 3].map(() => api(`/api/v1/sessions/${big.sessionId}/transcript?q=NEEDLE-AT-THE-END&from_seq=1`)),
   );
   const statuses = answers.map((r) => r.status).sort();
   expect(statuses).toContain(200);
@@ -135,9 +79,9 @@ it('one search at a time per principal: a concurrent one gets 429 with Retry-Aft
 });
 
 it('a page of frames carries a bounded amount of output, whatever the limit', async () => {
-  const pid = server.child.pid!;
+  const pid = big.server.child.pid!;
   const baseline = rssMb(pid);
-  const res = await api(`/api/v1/sessions/${sessionId}/transcript?limit=10000`);
+  const res = await api(`/api/v1/sessions/${big.sessionId}/transcript?limit=10000`);
   expect(res.status).toBe(200);
   const page = (await res.json()) as { frames: Array<{ data?: string }>; truncated: boolean; next_from_seq: number };
   const bytes = page.frames.reduce((n, f) => n + Buffer.from(f.data ?? '', 'base64').length, 0);

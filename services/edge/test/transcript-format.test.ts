@@ -52,6 +52,23 @@ describe('asciicast v2 export', () => {
   });
 });
 
+describe('asciicast v2 export in parts', () => {
+  it('hands out the same bytes taken a page at a time as whole, the cut-off tail at the last time', () => {
+    const frames = [out(1, T0, 'a\r\n'), resize(2, T0 + 100, 90, 20), out(3, T0 + 250, new Uint8Array([0x62, 0xe2]))];
+    const whole = new AsciicastWriter({ width: 80, height: 24, timestamp: 0 });
+    for (const f of frames) whole.add(f);
+    const parts = new AsciicastWriter({ width: 80, height: 24, timestamp: 0 });
+    const taken = [parts.take()];
+    for (const f of frames) {
+      parts.add(f);
+      taken.push(parts.take());
+    }
+    taken.push(parts.take(), parts.finish());
+    expect(taken.join('')).toBe(whole.finish());
+    expect(taken.join('').trimEnd().split('\n').slice(-2)).toEqual(['[0.25,"o","b"]', '[0.25,"o","�"]']);
+  });
+});
+
 describe('transcript search text', () => {
   it('matches across frames and styling, reporting the frames it spans', () => {
     const t = new SearchableText();

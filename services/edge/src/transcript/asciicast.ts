@@ -23,12 +23,16 @@ export function sizeSetBy(entry: LogEntry): { cols: number; rows: number } | und
  * asciicast v2 (https://docs.asciinema.org/manual/asciicast/v2/): a JSON header line, then one
  * JSON array per event, `[seconds since the first frame, "o", text]` for output and
  * `[seconds, "r", "COLSxROWS"]` for a resize. Output is decoded as one UTF-8 stream, so a
- * character split across frames arrives whole; only PTY output streams are exported.
+ * character split across frames arrives whole; only PTY output streams are exported. Lines are
+ * handed out as they are made (`take`), so a long recording need never be held whole.
  */
 export class AsciicastWriter {
   private readonly decoder = new TextDecoder('utf-8');
-  private readonly lines: string[] = [];
+  /** Lines made and not yet taken. */
+  private lines: string[] = [];
   private t0: number | undefined;
+  /** Time of the last event line (0 before any). */
+  private lastT = 0;
 
   constructor(header: AsciicastHeader) {
     this.lines.push(
@@ -45,27 +49,34 @@ export class AsciicastWriter {
 
   add(entry: LogEntry): void {
     this.t0 ??= entry.ts;
-    const t = Math.max(0, entry.ts - this.t0) / 1000;
+    const t = round6(Math.max(0, entry.ts - this.t0) / 1000);
     if (entry.type === 'output') {
       const text = this.decoder.decode(entry.data, { stream: true });
-      if (text !== '') this.lines.push(JSON.stringify([round6(t), 'o', text]));
+      if (text !== '') this.event(t, 'o', text);
       return;
     }
     const size = sizeSetBy(entry);
-    if (size) this.lines.push(JSON.stringify([round6(t), 'r', `${size.cols}x${size.rows}`]));
+    if (size) this.event(t, 'r', `${size.cols}x${size.rows}`);
   }
 
-  /** The recording, newline-terminated (one line per event). */
+  /** The lines made since the last call, each newline-terminated ('' when none). */
+  take(): string {
+    if (this.lines.length === 0) return '';
+    const part = this.lines.join('\n') + '\n';
+    this.lines = [];
+    return part;
+  }
+
+  /** The rest of the recording (a character cut off at the end as U+FFFD), newline-terminated. */
   finish(): string {
     const tail = this.decoder.decode();
-    if (tail !== '') this.lines.push(JSON.stringify([this.lastTime(), 'o', tail]));
-    return this.lines.join('\n') + '\n';
+    if (tail !== '') this.event(this.lastT, 'o', tail);
+    return this.take();
   }
 
-  private lastTime(): number {
-    const last = this.lines.at(-1);
-    if (!last || this.lines.length === 1) return 0;
-    return (JSON.parse(last) as [number])[0];
+  private event(t: number, code: 'o' | 'r', data: string): void {
+    this.lastT = t;
+    this.lines.push(JSON.stringify([t, code, data]));
   }
 }
 

@@ -1,8 +1,9 @@
 /**
- * Admission of transcript searches: one at a time per principal and at most `overall` at once,
- * so neither one token nor many can fill the edge with scans. A search that finds no place is
- * refused at once (429 with Retry-After), not queued: a queue would hold requests, and their
- * connections, for as long as the searches ahead of them run.
+ * Admission of transcript scans (one gate for searches, another for asciicast exports): one at a
+ * time per principal and at most `overall` at once, so neither one token nor many can fill the
+ * edge with scans. A scan that finds no place is refused at once (429 with Retry-After), not
+ * queued: a queue would hold requests, and their connections, for as long as the scans ahead of
+ * them run.
  */
 export class SearchGate {
   private readonly running = new Set<string>();

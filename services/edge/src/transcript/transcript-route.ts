@@ -2,6 +2,7 @@ import { BindingError, errorPayload } from '@pty-ws/protocol';
 import type { FrameLog, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
 import { canObserve, type Principal } from '../auth';
 import { sendJson, type Responder } from '../http/respond';
+import { StreamedBody } from '../http/streamed-body';
 import type { EdgeAudit } from '../audit/edge-audit';
 import { parseTranscriptQuery } from './query';
 import { TranscriptSource } from './source';
@@ -37,19 +38,27 @@ export interface TranscriptDeps {
   searchBudget?: SearchBudget;
   /** Searches running at once on this edge (one per principal besides); default 4. */
   maxSearches?: number;
+  /** asciicast exports streaming at once on this edge (one per principal besides); default 4. */
+  maxExports?: number;
 }
 
-/** Seconds a refused search is told to wait: about one search's time budget. */
-const SEARCH_RETRY_AFTER_S = 2;
+/** Seconds a refused search or export is told to wait: about one search's time budget. */
+const SCAN_RETRY_AFTER_S = 2;
+
+function refuseScan(r: Responder, message: string): void {
+  sendJson(r, 429, { error: errorPayload('RATE_LIMITED', message) }, { 'retry-after': String(SCAN_RETRY_AFTER_S) });
+}
 
 /**
  * `GET /api/v1/sessions/{id}/transcript?from_seq=&to_seq=&stream=&q=&limit=&format=`: the
  * session's frames from the hot log and the transcript archive, as JSON pages, as search matches
- * (`q`/`pattern`), or as an asciicast v2 recording. Needs pty:observe on that session; works for
- * closed sessions until they are forgotten (PTYWS_CLOSED_SESSION_TTL_S).
+ * (`q`/`pattern`), or as an asciicast v2 recording streamed at the pace the client reads it.
+ * Needs pty:observe on that session; works for closed sessions until they are forgotten
+ * (PTYWS_CLOSED_SESSION_TTL_S).
  */
 export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
   const searches = new SearchGate(deps.maxSearches ?? 4);
+  const exporting = new SearchGate(deps.maxExports ?? 4);
   route('/api/v1/sessions/:id/transcript', async (r, req, principal) => {
     if (!canObserve(principal)) {
       throw new BindingError('PERMISSION_DENIED', 'reading a transcript needs the pty:observe scope');
@@ -76,15 +85,26 @@ export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
     });
 
     if (query.format === 'asciicast') {
-      const cast = await exportAsciicast(source, rec, query, range);
-      if (r.aborted) return;
-      r.res.cork(() => {
-        r.res.writeStatus('200 OK');
-        r.res.writeHeader('content-type', 'application/x-asciicast');
-        r.res.writeHeader('content-disposition', `attachment; filename="${rec.sessionId}.cast"`);
-        r.res.writeHeader('cache-control', 'no-store');
-        r.res.end(cast);
+      const release = exporting.tryEnter(principal.id);
+      if (!release) return refuseScan(r, 'a transcript export of this principal (or too many) is running');
+      const body = new StreamedBody(r, {
+        status: '200 OK',
+        headers: {
+          'content-type': 'application/x-asciicast',
+          'content-disposition': `attachment; filename="${rec.sessionId}.cast"`,
+          'cache-control': 'no-store',
+        },
       });
+      try {
+        await exportAsciicast(source, rec, query, range, (part) => body.write(part));
+        body.end();
+      } catch (err) {
+        // Before the first byte it is an ordinary error answer; after it, the body is cut short.
+        if (!body.headWritten) throw err;
+        body.fail();
+      } finally {
+        release();
+      }
       return;
     }
 
@@ -99,14 +119,7 @@ export function mountTranscriptRoute(route: Route, deps: TranscriptDeps): void {
     };
     if (query.q !== undefined) {
       const release = searches.tryEnter(principal.id);
-      if (!release) {
-        return sendJson(
-          r,
-          429,
-          { error: errorPayload('RATE_LIMITED', 'a transcript search of this principal (or too many) is running') },
-          { 'retry-after': String(SEARCH_RETRY_AFTER_S) },
-        );
-      }
+      if (!release) return refuseScan(r, 'a transcript search of this principal (or too many) is running');
       let found;
       try {
         found = await searchFrames(source, { ...query, q: query.q }, range, deps.searchBudget);

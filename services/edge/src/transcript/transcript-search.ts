@@ -1,3 +1,4 @@
+import { PageSize, yieldToLoop } from './page-size';
 import type { TranscriptQuery } from './query';
 import { SearchableText } from './text-search';
 import type { SourcedEntry, TranscriptSource } from './source';
@@ -19,12 +20,6 @@ export const DEFAULT_SEARCH_BUDGET: SearchBudget = {
   maxAnswerBytes: 4 * 1024 * 1024,
 };
 
-/**
- * Output read per round trip, about: the next page's frame count follows the frames' mean size so
- * far (frames run from a few bytes to PTYWS_OUTPUT_FRAME_BYTES), within PAGE_FRAMES.
- */
-const PAGE_BYTES = 2 * 1024 * 1024;
-const PAGE_FRAMES = { first: 64, min: 4, max: 2048 };
 /** Characters of context around a match (SearchableText shows as many). */
 const CONTEXT = 40;
 
@@ -35,9 +30,6 @@ export interface SearchResult {
   scannedTo: number;
   truncated: boolean;
 }
-
-/** Lets timers, sockets and other requests run between pages (an in-memory log answers at once). */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Matches of `q.q` in the decoded output of the range, streamed: pages of frames are added to a
@@ -69,8 +61,7 @@ export async function streamSearch(
   let after = range.from - 1;
   let scanned = 0;
   let exhausted = false;
-  let framesScanned = 0;
-  let pageFrames = PAGE_FRAMES.first;
+  const pageSize = new PageSize();
 
   const harvest = (final: boolean): void => {
     let deferred = false;
@@ -99,7 +90,7 @@ export async function streamSearch(
   };
 
   while (after < range.to && scanned < budget.maxScanBytes && now() - started < budget.maxMs) {
-    const page = await source.read(after, range.to, pageFrames);
+    const page = await source.read(after, range.to, pageSize.next);
     if (page.length === 0) {
       exhausted = true;
       break;
@@ -110,10 +101,9 @@ export async function streamSearch(
       text.push(se.entry.seq, se.entry.data);
       held.set(se.entry.seq, se);
       scanned += se.entry.data.byteLength;
-      framesScanned++;
+      pageSize.saw(se.entry.data.byteLength);
     }
-    const meanFrameBytes = scanned / Math.max(1, framesScanned);
-    pageFrames = Math.round(Math.min(PAGE_FRAMES.max, Math.max(PAGE_FRAMES.min, PAGE_BYTES / meanFrameBytes)));
+    pageSize.adjust();
     harvest(false);
     if (full) break;
     // Keep what the next match can need: its context before `pos`, and the frames from there on.

@@ -1,6 +1,7 @@
 import { TextDecoder } from 'node:util';
 import type { SessionRecord } from '@pty-ws/ports';
 import { AsciicastWriter, sizeSetBy } from './asciicast';
+import { PageSize, yieldToLoop } from './page-size';
 import type { TranscriptQuery } from './query';
 import { streamSearch, type SearchBudget, type SearchResult } from './transcript-search';
 import type { SourcedEntry, TranscriptSource } from './source';
@@ -99,24 +100,41 @@ async function sizeBefore(
 ): Promise<{ cols: number; rows: number }> {
   let size = record.initialSize ?? record.spec.size;
   let after = 0;
+  const pageSize = new PageSize();
   while (after < from - 1) {
-    const page = await source.read(after, from - 1, PAGE);
+    const page = await source.read(after, from - 1, pageSize.next);
     if (page.length === 0) break;
     for (const se of page) {
       after = se.entry.seq;
       size = sizeSetBy(se.entry) ?? size;
+      if (se.entry.type === 'output') pageSize.saw(se.entry.data.byteLength);
     }
+    pageSize.adjust();
+    await yieldToLoop();
   }
   return size;
 }
 
-/** The range as an asciicast v2 recording. */
+/** Frames of an export's first page: at most 1 MiB of output at the default frame size. */
+const EXPORT_FIRST_PAGE_FRAMES = 4;
+
+/** Takes one part of a streamed answer; false when nobody reads any more (stop). */
+export type PartSink = (part: string) => Promise<boolean>;
+
+/**
+ * The range as an asciicast v2 recording, handed to `sink` a page at a time (about PageSize's
+ * bytes of output each, the header with the first), so memory holds one page whatever the range.
+ * The sink's promise is the backpressure; the loop also yields between pages. What is read before
+ * the first part (the starting size, the first frame's time) may throw; a later failure throws too,
+ * after some parts went out.
+ */
 export async function exportAsciicast(
   source: TranscriptSource,
   record: SessionRecord,
   q: TranscriptQuery,
   range: TranscriptRange,
-): Promise<string> {
+  sink: PartSink,
+): Promise<void> {
   const size = await sizeBefore(source, record, range.from);
   const first = (await source.read(range.from - 1, range.to, 1))[0];
   const writer = new AsciicastWriter({
@@ -127,16 +145,22 @@ export async function exportAsciicast(
   });
   let after = range.from - 1;
   let exported = 0;
+  // Each page is held twice (frames, then their JSON lines) until the socket takes it: start small.
+  const pageSize = new PageSize(EXPORT_FIRST_PAGE_FRAMES);
   while (after < range.to && exported < q.limit) {
-    const page = await source.read(after, range.to, Math.min(PAGE, q.limit - exported));
+    const page = await source.read(after, range.to, Math.min(pageSize.next, q.limit - exported));
     if (page.length === 0) break;
     for (const se of page) {
       after = se.entry.seq;
       exported++;
+      if (se.entry.type === 'output') pageSize.saw(se.entry.data.byteLength);
       // Resizes always go in (the player's geometry); Output only of the wanted streams.
       if (se.entry.type === 'output' && !keep(q, se)) continue;
       writer.add(se.entry);
     }
+    pageSize.adjust();
+    if (!(await sink(writer.take()))) return;
+    await yieldToLoop();
   }
-  return writer.finish();
+  await sink(writer.finish());
 }
