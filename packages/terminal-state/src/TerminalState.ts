@@ -11,6 +11,8 @@
 import { createHeadlessTerminal, type HeadlessTerminal } from './xterm';
 import { serializeScreenState } from './screenState';
 import { XtermFeed } from './xtermFeed';
+import type { ScreenFormat } from '@pty-ws/ports';
+import { readScreenView, type ScreenView } from './screenView';
 
 export interface ScreenSnapshot {
   /** `vt100-screen-state-v1`: apply with `term.reset(); term.write(snapshot)` on a cols×rows terminal. */
@@ -57,6 +59,8 @@ export class TerminalState {
   private queuedCols: number;
   private queuedRows: number;
   private disposed = false;
+  /** The last OSC 0/2 title: xterm.js reports it as an event and keeps no copy. */
+  private title = '';
   private readonly pendingSnapshots = new Set<(reason: Error) => void>();
 
   constructor(opts: TerminalStateOptions) {
@@ -74,6 +78,9 @@ export class TerminalState {
     });
     this.queuedCols = opts.cols;
     this.queuedRows = opts.rows;
+    this.headless.term.onTitleChange((title) => {
+      this.title = title;
+    });
   }
 
   /** Geometry after every queued resize has been applied (what the next snapshot will report). */
@@ -113,15 +120,27 @@ export class TerminalState {
   }
 
   snapshot(): Promise<ScreenSnapshot> {
+    // Synchronous on purpose: no later chunk can be parsed while we serialize.
+    return this.readAfterQueued(() => {
+      const { term, serializer } = this.headless;
+      return { snapshot: serializeScreenState(term, serializer), cols: term.cols, rows: term.rows };
+    });
+  }
+
+  /** The screen as text (screenView.ts), after every write and resize queued before this call. */
+  screen(format: ScreenFormat): Promise<ScreenView> {
+    return this.readAfterQueued(() => readScreenView(this.headless.term, this.title, format));
+  }
+
+  /** Resolves with `read()` run once everything queued so far is parsed; rejected on dispose. */
+  private readAfterQueued<T>(read: () => T): Promise<T> {
     if (this.disposed) return Promise.reject(new Error('TerminalState is disposed'));
-    return new Promise<ScreenSnapshot>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       this.pendingSnapshots.add(reject);
       this.afterQueued(() => {
         this.pendingSnapshots.delete(reject);
         try {
-          // Synchronous on purpose: no later chunk can be parsed while we serialize.
-          const { term, serializer } = this.headless;
-          resolve({ snapshot: serializeScreenState(term, serializer), cols: term.cols, rows: term.rows });
+          resolve(read());
         } catch (err) {
           reject(err instanceof Error ? err : new Error(String(err)));
         }

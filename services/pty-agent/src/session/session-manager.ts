@@ -12,6 +12,8 @@ import type {
   JoinRequest,
   JoinResult,
   Keyframe,
+  ScreenFormat,
+  SessionScreen,
   ManagedPtyHost,
   ManagedPtyProcess,
   MembershipStore,
@@ -247,6 +249,10 @@ export class SessionManager implements SessionControl {
 
   keyframe(sessionId: string): Promise<Keyframe> {
     return this.runtime(sessionId).keyframe();
+  }
+
+  screen(sessionId: string, format: ScreenFormat): Promise<SessionScreen> {
+    return this.runtime(sessionId).screen(format);
   }
 
   /** A session that has ended (or moved) has no output to hold: the report is dropped. */

@@ -3,6 +3,8 @@ import type {
   JoinRequest,
   JoinResult,
   Keyframe,
+  ScreenFormat,
+  SessionScreen,
   MembershipStore,
   PtyProcess,
   RetentionPolicy,
@@ -127,6 +129,11 @@ export class SessionRuntime {
   /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
   keyframe(): Promise<Keyframe> {
     return this.output.keyframe();
+  }
+
+  /** The screen as text (GET …/screen), from the same mirror as keyframes. */
+  screen(format: ScreenFormat): Promise<SessionScreen> {
+    return this.output.readScreen(format);
   }
 
   /**
