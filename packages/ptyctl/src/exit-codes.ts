@@ -11,6 +11,10 @@ export const ExitCode = {
   AUTH: 3,
   /** The session, token or endpoint does not exist. */
   NOT_FOUND: 4,
+  /** `ptyctl wait`: the timeout passed before the pattern (or quiet) came. */
+  WAIT_TIMED_OUT: 5,
+  /** `ptyctl wait`: the session ended first. */
+  WAIT_CLOSED: 6,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
