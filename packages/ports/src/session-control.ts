@@ -1,3 +1,4 @@
+import { BindingError, isBindingError } from '@pty-ws/protocol';
 import type {
   Message,
   PtyRole,
@@ -33,6 +34,17 @@ export interface SessionScreen {
 }
 
 export type ScreenFormat = 'text' | 'ansi';
+
+const SESSION_ENDED = 'session_ended';
+
+/** What `screen` rejects with once the session has ended or is ending (the edge answers 409). */
+export function sessionEndedError(sessionId: string): BindingError {
+  return new BindingError('INVALID_REQUEST', `session '${sessionId}' has ended`, { reason: SESSION_ENDED });
+}
+
+export function isSessionEndedError(err: unknown): boolean {
+  return isBindingError(err) && err.data?.['reason'] === SESSION_ENDED;
+}
 
 export interface RoleGrant {
   role: PtyRole;

@@ -1,5 +1,13 @@
 import { BindingError, errorPayload } from '@pty-ws/protocol';
-import type { FrameLog, ScreenFormat, SessionControl, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
+import {
+  isSessionEndedError,
+  type FrameLog,
+  type ScreenFormat,
+  type SessionControl,
+  type SessionRecord,
+  type SessionScreen,
+  type TranscriptArchive,
+} from '@pty-ws/ports';
 import { canObserve, type Principal } from '../auth';
 import { sendJson, type Responder } from '../http/respond';
 import { SessionWait, type WaitOutcome } from './session-wait';
@@ -20,7 +28,8 @@ export interface AgentRouteDeps {
 }
 
 export const WAITS_PER_PRINCIPAL = 8;
-export const WAITS_PER_EDGE = 512;
+/** At most ~256 KiB each (a regex wait's line, output-scan.ts): ~64 MiB for an edge's waits. */
+export const WAITS_PER_EDGE = 256;
 /** Seconds a refused wait is told to wait before trying again. */
 const WAIT_RETRY_AFTER_S = 1;
 
@@ -84,7 +93,14 @@ export function mountAgentRoutes(route: Route, deps: AgentRouteDeps): void {
     const rec = await sessionOf(r, req, principal);
     if (!rec) return;
     if (rec.state === 'closed') return sessionEnded(r, rec);
-    const screen = await deps.control.screen(rec.sessionId, format);
+    let screen: SessionScreen;
+    try {
+      screen = await deps.control.screen(rec.sessionId, format);
+    } catch (err) {
+      // Ended between the lookup and the owner's answer (its record may still say running).
+      if (isSessionEndedError(err)) return sessionEnded(r, rec);
+      throw err;
+    }
     sendJson(r, 200, { session_id: rec.sessionId, format, ...screen });
   });
 

@@ -16,8 +16,11 @@ export interface OutputHit {
   endSeq: number;
 }
 
-/** Characters kept: the longest line a regex sees whole (a longer one is seen by its tail). */
-const KEEP_CHARS = 256 * 1024;
+/**
+ * Characters a regex wait keeps: the longest line it sees whole (a longer one is seen by its
+ * tail). A literal wait keeps the answer's tail and the pattern's length.
+ */
+export const REGEX_KEEP_CHARS = 128 * 1024;
 const MAX_HIT_CHARS = 4096;
 
 /**
@@ -34,7 +37,15 @@ export class OutputScan {
   private scanFrom = 0;
   private droppedChars = 0;
 
-  constructor(private readonly pattern: WaitPattern | undefined) {}
+  private readonly keepChars: number;
+
+  /** `tailChars`: the output an answer carries (`tail`). */
+  constructor(
+    private readonly pattern: WaitPattern | undefined,
+    tailChars: number,
+  ) {
+    this.keepChars = Math.max(tailChars, pattern?.kind === 'regex' ? REGEX_KEEP_CHARS : (pattern?.text.length ?? 0));
+  }
 
   /** Adds one Output frame's bytes; the hit when the pattern now matches. */
   push(seq: number, data: Uint8Array): OutputHit | undefined {
@@ -96,7 +107,7 @@ export class OutputScan {
   }
 
   private bound(): void {
-    const dropped = this.text.keepTail(KEEP_CHARS);
+    const dropped = this.text.keepTail(this.keepChars);
     this.droppedChars += dropped;
     this.scanFrom = Math.max(0, this.scanFrom - dropped);
   }

@@ -62,7 +62,7 @@ export class SessionWait {
     private readonly query: WaitQuery,
     private readonly deps: SessionWaitDeps,
   ) {
-    this.scan = new OutputScan(query.pattern);
+    this.scan = new OutputScan(query.pattern, OUTPUT_CHARS);
   }
 
   /** Resolves with the outcome; rejects when the catch-up cannot be read (or `from_seq` is too old). */
@@ -99,6 +99,11 @@ export class SessionWait {
       );
     }
     this.lastSeq = this.fromSeq;
+    if (this.query.fromSeq === undefined && head > 0) {
+      // The log may already end in `Closed` while the session's record still says running.
+      const last = await source.read(head - 1, head, 1);
+      if (last[0] && isClosedFrame(last[0].entry)) this.closedBy(last[0].entry);
+    }
     for (let after = this.fromSeq; after < head && !this.finished;) {
       const page = await source.read(after, head, READ_PAGE);
       if (page.length === 0) break; // evicted and not archived: what is left is the live output
@@ -122,10 +127,14 @@ export class SessionWait {
       this.armQuiet();
       if (this.scan.hasUnfinishedLine) this.arm('settle', SETTLE_MS, () => this.settle());
     } else if (isClosedFrame(entry)) {
-      const code = entry.payload['exit_code'];
-      this.exitCode = typeof code === 'number' ? code : null;
-      this.finish('closed');
+      this.closedBy(entry);
     }
+  }
+
+  private closedBy(closed: LogEntry): void {
+    const code = closed.type === 'event' ? closed.payload['exit_code'] : undefined;
+    this.exitCode = typeof code === 'number' ? code : null;
+    this.finish('closed');
   }
 
   private settle(): void {

@@ -27,6 +27,7 @@ import type {
   SessionRegistry,
   TranscriptArchive,
 } from '@pty-ws/ports';
+import { sessionEndedError } from '@pty-ws/ports';
 import type { AgentMetrics } from '@pty-ws/telemetry';
 import { launchSpec, liveShellExecutor, type LiveShellConfig } from '../shell/live-shell-setup';
 import { recoverManagedSessions, type RecoveryReport } from '../hosts/managed-recovery';
@@ -251,8 +252,10 @@ export class SessionManager implements SessionControl {
     return this.runtime(sessionId).keyframe();
   }
 
-  screen(sessionId: string, format: ScreenFormat): Promise<SessionScreen> {
-    return this.runtime(sessionId).screen(format);
+  async screen(sessionId: string, format: ScreenFormat): Promise<SessionScreen> {
+    const rt = this.runtimes.get(sessionId);
+    if (!rt) throw sessionEndedError(sessionId);
+    return rt.screen(format);
   }
 
   /** A session that has ended (or moved) has no output to hold: the report is dropped. */

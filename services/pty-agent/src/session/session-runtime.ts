@@ -11,7 +11,7 @@ import type {
   RoleChangeResult,
   SessionRecord,
 } from '@pty-ws/ports';
-import { PtyFailure, isManagedPtyProcess, systemClock, type Clock } from '@pty-ws/ports';
+import { PtyFailure, isManagedPtyProcess, sessionEndedError, systemClock, type Clock } from '@pty-ws/ports';
 import type { TranscriptArchiver } from '../archive/transcript-archiver';
 import { Membership, type Caps } from './membership';
 import { endCutLog } from './log-cut';
@@ -131,9 +131,15 @@ export class SessionRuntime {
     return this.output.keyframe();
   }
 
-  /** The screen as text (GET …/screen), from the same mirror as keyframes. */
-  screen(format: ScreenFormat): Promise<SessionScreen> {
-    return this.output.readScreen(format);
+  /** The screen as text (GET …/screen), from the same mirror as keyframes; a session that ends meanwhile has none. */
+  async screen(format: ScreenFormat): Promise<SessionScreen> {
+    if (this.state !== 'running') throw sessionEndedError(this.sessionId);
+    try {
+      return await this.output.readScreen(format);
+    } catch (err) {
+      // The mirror is disposed as the session closes: that is the end, not a failure.
+      throw this.state === 'running' ? err : sessionEndedError(this.sessionId);
+    }
   }
 
   /**
