@@ -164,6 +164,31 @@ describe('screen', () => {
   });
 });
 
+describe('audit', () => {
+  it('screen reads and waits are recorded as disclosures', async () => {
+    const s = await ctx.createSession({ argv: ['/bin/sh', '-c', 'exec sleep 60'], env: ENV });
+    await screen(s.session_id, '?format=ansi');
+    await wait(s.session_id, 'pattern=x&timeout_ms=1');
+    const reads = await waitUntil(
+      async () => {
+        const res = await get(`/api/v1/audit?session_id=${s.session_id}`);
+        const events = (res.body as { events: Array<{ type: string; disclosure: boolean; detail: object }> }).events;
+        const found = events.filter((e) => e.type === 'transcript_read');
+        return found.length >= 2 && found;
+      },
+      10_000,
+      'two transcript_read events',
+    );
+    expect(reads.map((e) => e.detail)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ format: 'screen_ansi', via: 'http' }),
+        expect.objectContaining({ format: 'wait', search: true, via: 'http' }),
+      ]),
+    );
+    expect(reads.every((e) => e.disclosure)).toBe(true);
+  });
+});
+
 describe('wait', () => {
   it('answers when a pattern is printed after the wait began (literal and regex)', async () => {
     const s = await onSignal(

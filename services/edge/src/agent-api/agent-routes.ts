@@ -9,6 +9,7 @@ import {
   type TranscriptArchive,
 } from '@pty-ws/ports';
 import { canObserve, type Principal } from '../auth';
+import type { EdgeAudit } from '../audit/edge-audit';
 import { sendJson, type Responder } from '../http/respond';
 import { SessionWait, type WaitOutcome } from './session-wait';
 import { WaitGate } from './wait-gate';
@@ -22,6 +23,8 @@ export interface AgentRouteDeps {
   /** Throws a "not found" for a session unknown here or outside the principal's binding (transcript-route.ts). */
   findSession(id: string, principal: Principal): Promise<SessionRecord>;
   notFound(err: unknown, r: Responder): void;
+  /** Screen reads and waits disclose output, like transcript reads; absent: not recorded. */
+  audit?: Pick<EdgeAudit, 'transcriptRead'>;
   /** Waits open at once per principal, and on this edge; defaults WAITS_PER_PRINCIPAL, WAITS_PER_EDGE. */
   waitsPerPrincipal?: number;
   waitsPerEdge?: number;
@@ -93,6 +96,11 @@ export function mountAgentRoutes(route: Route, deps: AgentRouteDeps): void {
     const rec = await sessionOf(r, req, principal);
     if (!rec) return;
     if (rec.state === 'closed') return sessionEnded(r, rec);
+    deps.audit?.transcriptRead(principal, rec.sessionId, {
+      format: format === 'ansi' ? 'screen_ansi' : 'screen',
+      via: 'http',
+      source_address: req.sourceAddress || null,
+    });
     let screen: SessionScreen;
     try {
       screen = await deps.control.screen(rec.sessionId, format);
@@ -120,6 +128,13 @@ export function mountAgentRoutes(route: Route, deps: AgentRouteDeps): void {
         { 'retry-after': String(WAIT_RETRY_AFTER_S) },
       );
     }
+    deps.audit?.transcriptRead(principal, rec.sessionId, {
+      format: 'wait',
+      via: 'http',
+      from_seq: query.fromSeq ?? null,
+      search: query.pattern !== undefined,
+      source_address: req.sourceAddress || null,
+    });
     const wait = new SessionWait(rec.sessionId, query, {
       log: deps.log,
       ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),

@@ -136,6 +136,7 @@ export function mountSessionRoutes(route: Route, deps: SessionRouteDeps): void {
     ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
     findSession,
     notFound,
+    ...(deps.audit ? { audit: deps.audit } : {}),
   });
   mountTranscriptRoute(observeRoute, {
     log: deps.log,
