@@ -164,6 +164,7 @@ const SERVED: { [M in ControlMethod]: (c: SessionControl, args: ControlArgs[M]) 
   setRole: (c, a) => c.setRole(...a),
   resize: (c, a) => c.resize(...a),
   keyframe: (c, a) => c.keyframe(...a),
+  screen: (c, a) => c.screen(...a),
   pace: (c, a) => c.pace(...a),
   sendMessage: (c, a) => c.sendMessage(...a),
   createTask: (c, a) => c.createTask(...a),

@@ -9,6 +9,8 @@ import {
   type JoinRequest,
   type JoinResult,
   type Keyframe,
+  type ScreenFormat,
+  type SessionScreen,
   type RoleChangeResult,
   type SendMessageRequest,
   type SessionControl,
@@ -223,6 +225,10 @@ export class NatsSessionControl implements SessionControl {
   }
   keyframe(sessionId: string): Promise<Keyframe> {
     return this.toOwner(sessionId, 'keyframe', [sessionId]);
+  }
+
+  screen(sessionId: string, format: ScreenFormat): Promise<SessionScreen> {
+    return this.toOwner(sessionId, 'screen', [sessionId, format]);
   }
   async pace(sessionId: string, edgeId: string, behind: boolean): Promise<boolean> {
     // An agent from before the answer replies with nothing: it is not known to hold.

@@ -31,6 +31,7 @@ const CONTROL_METHODS: Readonly<Record<ControlMethod, true>> = {
   setRole: true,
   resize: true,
   keyframe: true,
+  screen: true,
   pace: true,
   sendMessage: true,
   createTask: true,

@@ -1,3 +1,4 @@
+import { BindingError, isBindingError } from '@pty-ws/protocol';
 import type {
   Message,
   PtyRole,
@@ -16,6 +17,33 @@ export interface Keyframe {
   cols: number;
   rows: number;
   anchorSeq: number;
+}
+
+/** The screen as text (`GET /api/v1/sessions/{id}/screen`), read from the owner's mirror. */
+export interface SessionScreen {
+  cols: number;
+  rows: number;
+  /** Zero-based cell position of the cursor, and whether it is shown. */
+  cursor: { x: number; y: number; visible: boolean };
+  title: string;
+  alt_screen: boolean;
+  /** One string per visible row, trailing blanks removed; `ansi` rows carry SGR sequences. */
+  lines: string[];
+  /** The last log entry the screen reflects (a `from_seq` for waiting on what comes next). */
+  seq: number;
+}
+
+export type ScreenFormat = 'text' | 'ansi';
+
+const SESSION_ENDED = 'session_ended';
+
+/** What `screen` rejects with once the session has ended or is ending (the edge answers 409). */
+export function sessionEndedError(sessionId: string): BindingError {
+  return new BindingError('INVALID_REQUEST', `session '${sessionId}' has ended`, { reason: SESSION_ENDED });
+}
+
+export function isSessionEndedError(err: unknown): boolean {
+  return isBindingError(err) && err.data?.['reason'] === SESSION_ENDED;
 }
 
 export interface RoleGrant {
@@ -98,6 +126,8 @@ export interface SessionControl {
   input(sessionId: string, clientId: string, data: Uint8Array): Promise<void>;
   resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void>;
   keyframe(sessionId: string): Promise<Keyframe>;
+  /** The screen as text from the session's mirror (the keyframes' terminal); TASK_NOT_FOUND once it ended. */
+  screen(sessionId: string, format: ScreenFormat): Promise<SessionScreen>;
   /**
    * Most readers of the session on `edgeId` are behind (true), or they keep up again (false). While
    * every edge holding members says so, the owner stops reading the PTY: output goes at the pace

@@ -79,6 +79,11 @@ export class SearchableText {
     return out;
   }
 
+  /** The text from `from` to `to` (default: the end), escape sequences removed. */
+  slice(from: number, to?: number): string {
+    return this.joined().slice(from, to);
+  }
+
   /** The sequence of the frame that added the character at `char`. */
   seqAt(char: number): number {
     let lo = 0;

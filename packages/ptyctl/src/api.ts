@@ -218,3 +218,49 @@ export async function getTranscript(s: Settings, id: string, p: TranscriptParams
 export async function getTranscriptCast(s: Settings, id: string, p: TranscriptParams): Promise<string> {
   return (await named('session', id, callRaw(s, 'GET', transcriptPath(id, { ...p, format: 'asciicast' })))).text;
 }
+
+/** The screen (README "Screen and wait"); `--json` prints every field the server sent. */
+export interface ScreenView {
+  lines: string[];
+  [field: string]: unknown;
+}
+
+export async function getScreen(s: Settings, id: string, format: 'text' | 'ansi'): Promise<ScreenView> {
+  const body = await call(s, 'GET', `${sessionPath(id)}/screen${format === 'ansi' ? '?format=ansi' : ''}`);
+  if (!isRecord(body) || !Array.isArray(body['lines'])) throw unexpected('a screen without lines');
+  return body as ScreenView;
+}
+
+export interface WaitParams {
+  pattern?: string;
+  regex?: boolean;
+  quietMs?: number;
+  timeoutMs: number;
+  fromSeq?: number;
+}
+
+export interface WaitAnswer {
+  condition: 'match' | 'quiet' | 'timeout' | 'closed';
+  match: { text: string; seq: number; end_seq: number } | null;
+  exit_code?: number | null;
+  last_seq: number;
+  output: string;
+  [field: string]: unknown;
+}
+
+/** Time the server is given beyond the wait's own timeout to answer. */
+const WAIT_ANSWER_GRACE_MS = 15_000;
+
+export async function waitFor(s: Settings, id: string, p: WaitParams): Promise<WaitAnswer> {
+  const q = new URLSearchParams();
+  if (p.pattern !== undefined) q.set('pattern', p.pattern);
+  if (p.regex) q.set('regex', 'true');
+  if (p.quietMs !== undefined) q.set('quiet_ms', String(p.quietMs));
+  q.set('timeout_ms', String(p.timeoutMs));
+  if (p.fromSeq !== undefined) q.set('from_seq', String(p.fromSeq));
+  const body = await call(s, 'GET', `${sessionPath(id)}/wait?${q.toString()}`, {
+    timeoutMs: p.timeoutMs + WAIT_ANSWER_GRACE_MS,
+  });
+  if (!isRecord(body) || typeof body['condition'] !== 'string') throw unexpected('a wait answer without condition');
+  return body as WaitAnswer;
+}

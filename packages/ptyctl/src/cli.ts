@@ -4,6 +4,7 @@ import { registerSession } from './commands/session';
 import { registerTail } from './commands/tail';
 import { registerToken } from './commands/token';
 import { registerTranscript } from './commands/transcript';
+import { registerScreenWait } from './commands/screen-wait';
 import { oneLine, toCliError } from './errors';
 import { ExitCode, missingSubcommand, StatusExit } from './exit-codes';
 import { DEFAULT_URL } from './settings';
@@ -35,7 +36,10 @@ export function buildProgram(): Command {
   registerAttach(program);
   registerTail(program);
   registerTranscript(program);
-  program.allowExcessArguments().action(missingSubcommand('ptyctl', 'session, token, attach, tail, transcript'));
+  registerScreenWait(program);
+  program
+    .allowExcessArguments()
+    .action(missingSubcommand('ptyctl', 'session, token, attach, tail, transcript, screen, wait'));
   return program;
 }
 

@@ -19,6 +19,10 @@ export const ExitCode = {
   NO_EXIT_STATUS: 254,
   /** `attach`/`tail --exit-status`: ptyctl did not see the session end (refused, connection failed, detached). */
   STATUS_UNKNOWN: 255,
+  /** `ptyctl wait`: the timeout passed before the pattern (or quiet) came. */
+  WAIT_TIMED_OUT: 6,
+  /** `ptyctl wait`: the session ended first. */
+  WAIT_CLOSED: 7,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -11,6 +11,8 @@
 import { createHeadlessTerminal, type HeadlessTerminal } from './xterm';
 import { serializeScreenState } from './screenState';
 import { XtermFeed } from './xtermFeed';
+import type { ScreenFormat } from '@pty-ws/ports';
+import { readScreenView, type ScreenView } from './screenView';
 
 export interface ScreenSnapshot {
   /** `vt100-screen-state-v1`: apply with `term.reset(); term.write(snapshot)` on a cols×rows terminal. */
@@ -118,15 +120,27 @@ export class TerminalState {
   }
 
   snapshot(): Promise<ScreenSnapshot> {
+    // Synchronous on purpose: no later chunk can be parsed while we serialize.
+    return this.readAfterQueued(() => {
+      const { term, serializer, title } = this.headless;
+      return { snapshot: serializeScreenState(term, serializer, title.title), cols: term.cols, rows: term.rows };
+    });
+  }
+
+  /** The screen as text (screenView.ts), after every write and resize queued before this call. */
+  screen(format: ScreenFormat): Promise<ScreenView> {
+    return this.readAfterQueued(() => readScreenView(this.headless.term, this.headless.title.title ?? '', format));
+  }
+
+  /** Resolves with `read()` run once everything queued so far is parsed; rejected on dispose. */
+  private readAfterQueued<T>(read: () => T): Promise<T> {
     if (this.disposed) return Promise.reject(new Error('TerminalState is disposed'));
-    return new Promise<ScreenSnapshot>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       this.pendingSnapshots.add(reject);
       this.afterQueued(() => {
         this.pendingSnapshots.delete(reject);
         try {
-          // Synchronous on purpose: no later chunk can be parsed while we serialize.
-          const { term, serializer, title } = this.headless;
-          resolve({ snapshot: serializeScreenState(term, serializer, title.title), cols: term.cols, rows: term.rows });
+          resolve(read());
         } catch (err) {
           reject(err instanceof Error ? err : new Error(String(err)));
         }

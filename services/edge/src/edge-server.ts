@@ -327,6 +327,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     transport,
     config,
     admin,
+    control: deps.control,
     log: deps.log,
     ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
     ...(deps.membership ? { membership: deps.membership } : {}),

@@ -7,7 +7,7 @@ import { createTerminalMirror } from '../src/mirror/terminal-mirror';
  * TerminalState does for the same writes and resizes, in order. Needs the build's worker script.
  */
 describe('terminal mirror in its worker thread', () => {
-  it('snapshots what an in-thread TerminalState snapshots, across writes and a resize', async () => {
+  it('snapshots and reads the screen as an in-thread TerminalState does, across writes and a resize', async () => {
     const opts = { cols: 40, rows: 10 };
     const remote = createTerminalMirror({ ...opts, thread: 'worker' });
     const local = new TerminalState(opts);
@@ -30,6 +30,9 @@ describe('terminal mirror in its worker thread', () => {
     const after = await remote.snapshot();
     expect(after).toEqual(await local.snapshot());
     expect(after.cols).toBe(30);
+    for (const format of ['text', 'ansi'] as const)
+      expect(await remote.screen(format)).toEqual(await local.screen(format));
+    expect((await remote.screen('text')).lines.at(-2)).toBe('after resize');
     remote.dispose();
     local.dispose();
     await expect(remote.snapshot()).rejects.toThrow(/disposed/);

@@ -32,12 +32,15 @@ export function statusLine(status: number): string {
 export interface Responder {
   res: HttpResponse;
   aborted: boolean;
+  /** Runs once when the client goes away (a long poll stops waiting); uWS allows one abort handler. */
+  onAbort?: () => void;
 }
 
 export function responder(res: HttpResponse): Responder {
   const r: Responder = { res, aborted: false };
   res.onAborted(() => {
     r.aborted = true;
+    r.onAbort?.();
   });
   return r;
 }

@@ -1,6 +1,6 @@
 import { BindingError } from '@pty-ws/protocol';
 import type { Config } from '@pty-ws/config';
-import type { FrameLog, MembershipStore, TranscriptArchive } from '@pty-ws/ports';
+import type { FrameLog, MembershipStore, SessionControl, TranscriptArchive } from '@pty-ws/ports';
 import type { MetricsExposition } from '@pty-ws/telemetry';
 import type { AdminOperations } from '../admin/admin-operations';
 import type { EdgeAudit } from '../audit/edge-audit';
@@ -17,6 +17,8 @@ export interface RestDeps {
   config: Config;
   /** Sessions and tokens: the checks, stores and audit trail gRPC AdminService shares. */
   admin: AdminOperations;
+  /** The sessions' owners: the screen endpoint asks them for their mirror's text. */
+  control: Pick<SessionControl, 'screen'>;
   log: FrameLog;
   auth: Authenticator;
   ready: () => boolean;
@@ -49,6 +51,7 @@ export function mountRestApi(app: TemplatedApp, deps: RestDeps): void {
 
   mountSessionRoutes(route, {
     admin: deps.admin,
+    control: deps.control,
     log: deps.log,
     origin,
     hotMisses: deps.hotMisses,

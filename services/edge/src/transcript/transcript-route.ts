@@ -10,16 +10,17 @@ import { SearchGate } from './search-gate';
 import type { SearchBudget } from './transcript-search';
 import { exportAsciicast, listFrames, searchFrames } from './transcript-view';
 
-interface TranscriptRequest {
+/** A GET request to a route that needs only pty:observe (this one, agent-api/agent-routes.ts). */
+export interface RouteRequest {
   params: string[];
   query: string;
   /** The caller's address (the audit trail's `source_address`). */
   sourceAddress: string;
 }
 
-type Route = (
+export type Route = (
   pattern: string,
-  handler: (r: Responder, req: TranscriptRequest, principal: Principal) => Promise<unknown>,
+  handler: (r: Responder, req: RouteRequest, principal: Principal) => Promise<unknown>,
 ) => void;
 
 export interface TranscriptDeps {

@@ -57,6 +57,13 @@ port.on('message', (m: ToMirror) => {
           (err: Error) => post({ t: 'snapshot-failed', req: m.req, message: err.message }),
         );
         return;
+      case 'screen':
+        if (!term) return post({ t: 'snapshot-failed', req: m.req, message: 'no such terminal' });
+        term.screen(m.format).then(
+          (view) => post({ t: 'screen', req: m.req, view }),
+          (err: Error) => post({ t: 'snapshot-failed', req: m.req, message: err.message }),
+        );
+        return;
       case 'close':
         term?.dispose();
         terminals.delete(m.id);
@@ -65,6 +72,7 @@ port.on('message', (m: ToMirror) => {
   } catch (err) {
     // One terminal's failure (xterm refusing a write) must not end the worker of every session.
     post({ t: 'parse-error', id: m.id, message: (err as Error).message });
-    if (m.t === 'snapshot') post({ t: 'snapshot-failed', req: m.req, message: (err as Error).message });
+    if (m.t === 'snapshot' || m.t === 'screen')
+      post({ t: 'snapshot-failed', req: m.req, message: (err as Error).message });
   }
 });

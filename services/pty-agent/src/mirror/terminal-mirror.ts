@@ -7,7 +7,8 @@
  * does (it is answered once the worker has parsed what was written before it).
  */
 import { Worker } from 'node:worker_threads';
-import { TerminalState, primeKeyframes, type ScreenSnapshot } from '@pty-ws/terminal-state';
+import { TerminalState, primeKeyframes, type ScreenSnapshot, type ScreenView } from '@pty-ws/terminal-state';
+import type { ScreenFormat } from '@pty-ws/ports';
 import { builtScript } from '../built-script';
 import type { FromMirror, ToMirror } from './messages';
 
@@ -18,6 +19,8 @@ export interface TerminalMirror {
   write(data: Uint8Array): void;
   resize(cols: number, rows: number): void;
   snapshot(): Promise<ScreenSnapshot>;
+  /** The screen as text (`GET …/screen`), after everything written before. */
+  screen(format: ScreenFormat): Promise<ScreenView>;
   dispose(): void;
 }
 
@@ -81,7 +84,8 @@ class MirrorPool {
   private readonly worker: Worker;
   private nextId = 0;
   private nextReq = 0;
-  private readonly snapshots = new Map<number, { resolve: (s: ScreenSnapshot) => void; reject: (e: Error) => void }>();
+  /** Snapshot and screen requests awaiting the worker's answer, by request number. */
+  private readonly snapshots = new Map<number, { resolve: (m: MirrorAnswer) => void; reject: (e: Error) => void }>();
   private readonly parseErrors = new Map<number, (e: Error) => void>();
   private readonly terminals = new Map<number, RemoteTerminal>();
 
@@ -114,12 +118,24 @@ class MirrorPool {
     if (!this.dead) this.worker.postMessage(m, transfer);
   }
 
-  snapshot(id: number): Promise<ScreenSnapshot> {
+  async snapshot(id: number): Promise<ScreenSnapshot> {
+    const m = await this.ask((req) => ({ t: 'snapshot', id, req }));
+    if (m.t !== 'snapshot') throw new Error('terminal mirror worker answered out of turn');
+    return { snapshot: m.snapshot, cols: m.cols, rows: m.rows };
+  }
+
+  async screen(id: number, format: ScreenFormat): Promise<ScreenView> {
+    const m = await this.ask((req) => ({ t: 'screen', id, req, format }));
+    if (m.t !== 'screen') throw new Error('terminal mirror worker answered out of turn');
+    return m.view;
+  }
+
+  private ask(request: (req: number) => ToMirror): Promise<MirrorAnswer> {
     if (this.dead) return Promise.reject(new Error('terminal mirror worker is gone'));
     const req = ++this.nextReq;
     return new Promise((resolve, reject) => {
       this.snapshots.set(req, { resolve, reject });
-      this.post({ t: 'snapshot', id, req });
+      this.post(request(req));
     });
   }
 
@@ -141,10 +157,13 @@ class MirrorPool {
     const p = this.snapshots.get(m.req);
     if (!p) return;
     this.snapshots.delete(m.req);
-    if (m.t === 'snapshot') p.resolve({ snapshot: m.snapshot, cols: m.cols, rows: m.rows });
-    else p.reject(new Error(m.message));
+    if (m.t === 'snapshot-failed') p.reject(new Error(m.message));
+    else p.resolve(m);
   }
 }
+
+/** What the worker answers a snapshot or screen request with. */
+type MirrorAnswer = Extract<FromMirror, { t: 'snapshot' | 'screen' }>;
 
 class RemoteTerminal implements TerminalMirror {
   private disposed = false;
@@ -202,6 +221,11 @@ class RemoteTerminal implements TerminalMirror {
   snapshot(): Promise<ScreenSnapshot> {
     if (this.disposed) return Promise.reject(new Error('terminal mirror is disposed'));
     return this.pool.snapshot(this.id);
+  }
+
+  screen(format: ScreenFormat): Promise<ScreenView> {
+    if (this.disposed) return Promise.reject(new Error('terminal mirror is disposed'));
+    return this.pool.screen(this.id, format);
   }
 
   dispose(): void {

@@ -12,6 +12,8 @@ import type {
   JoinRequest,
   JoinResult,
   Keyframe,
+  ScreenFormat,
+  SessionScreen,
   ManagedPtyHost,
   ManagedPtyProcess,
   MembershipStore,
@@ -25,6 +27,7 @@ import type {
   SessionRegistry,
   TranscriptArchive,
 } from '@pty-ws/ports';
+import { sessionEndedError } from '@pty-ws/ports';
 import type { AgentMetrics } from '@pty-ws/telemetry';
 import { launchSpec, liveShellExecutor, type LiveShellConfig } from '../shell/live-shell-setup';
 import { recoverManagedSessions, type RecoveryReport } from '../hosts/managed-recovery';
@@ -247,6 +250,12 @@ export class SessionManager implements SessionControl {
 
   keyframe(sessionId: string): Promise<Keyframe> {
     return this.runtime(sessionId).keyframe();
+  }
+
+  async screen(sessionId: string, format: ScreenFormat): Promise<SessionScreen> {
+    const rt = this.runtimes.get(sessionId);
+    if (!rt) throw sessionEndedError(sessionId);
+    return rt.screen(format);
   }
 
   /** A session that has ended (or moved) has no output to hold: the report is dropped. */

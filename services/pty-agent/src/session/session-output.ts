@@ -1,5 +1,14 @@
 import type { TerminalSize } from '@pty-ws/protocol';
-import type { Clock, FrameLog, Keyframe, PtyProcess, RetentionPolicy, TranscriptArchive } from '@pty-ws/ports';
+import type {
+  Clock,
+  FrameLog,
+  Keyframe,
+  PtyProcess,
+  RetentionPolicy,
+  ScreenFormat,
+  SessionScreen,
+  TranscriptArchive,
+} from '@pty-ws/ports';
 import type { AgentMetrics, OutputHoldReason } from '@pty-ws/telemetry';
 import { createTerminalMirror, type TerminalMirror } from '../mirror/terminal-mirror';
 import { createArchiver, type ArchiverOptions, type TranscriptArchiver } from '../archive/transcript-archiver';
@@ -165,6 +174,13 @@ export class SessionOutput {
   /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
   keyframe(): Promise<Keyframe> {
     return this.keyframes.onDemand();
+  }
+
+  /** The screen as text, with the sequence of the last entry it reflects (output read so far is sequenced first). */
+  async readScreen(format: ScreenFormat): Promise<SessionScreen> {
+    this.coalescer.flush();
+    const seq = this.sequencer.lastSeq;
+    return { ...(await this.screen.screen(format)), seq };
   }
 
   /** Logs a Keyframe now (after re-attaching to a managed session), so every client's screen resyncs. */

@@ -3,13 +3,15 @@ import type {
   JoinRequest,
   JoinResult,
   Keyframe,
+  ScreenFormat,
+  SessionScreen,
   MembershipStore,
   PtyProcess,
   RetentionPolicy,
   RoleChangeResult,
   SessionRecord,
 } from '@pty-ws/ports';
-import { PtyFailure, isManagedPtyProcess, systemClock, type Clock } from '@pty-ws/ports';
+import { PtyFailure, isManagedPtyProcess, sessionEndedError, systemClock, type Clock } from '@pty-ws/ports';
 import type { TranscriptArchiver } from '../archive/transcript-archiver';
 import { Membership, type Caps } from './membership';
 import { endCutLog } from './log-cut';
@@ -127,6 +129,17 @@ export class SessionRuntime {
   /** A keyframe for one connection (join flush, request, role change, lag): not logged. */
   keyframe(): Promise<Keyframe> {
     return this.output.keyframe();
+  }
+
+  /** The screen as text (GET …/screen), from the same mirror as keyframes; a session that ends meanwhile has none. */
+  async screen(format: ScreenFormat): Promise<SessionScreen> {
+    if (this.state !== 'running') throw sessionEndedError(this.sessionId);
+    try {
+      return await this.output.readScreen(format);
+    } catch (err) {
+      // The mirror is disposed as the session closes: that is the end, not a failure.
+      throw this.state === 'running' ? err : sessionEndedError(this.sessionId);
+    }
   }
 
   /**

@@ -1,5 +1,11 @@
 import type { PtyRole, TerminalSize } from '@pty-ws/protocol';
-import type { CreateSessionRequest, JoinRequest, SendMessageRequest, SessionControl } from '@pty-ws/ports';
+import type {
+  CreateSessionRequest,
+  JoinRequest,
+  ScreenFormat,
+  SendMessageRequest,
+  SessionControl,
+} from '@pty-ws/ports';
 import { SpanKind, inSpan, startRequestSpan, traceIdOf, type Tracer } from '@pty-ws/telemetry';
 
 /**
@@ -35,6 +41,7 @@ export function tracedControl(control: SessionControl, tracer: Tracer): SessionC
     resize: (id: string, clientId: string, size: TerminalSize) =>
       run('resize', id, () => control.resize(id, clientId, size)),
     keyframe: (id: string) => run('keyframe', id, () => control.keyframe(id)),
+    screen: (id: string, format: ScreenFormat) => run('screen', id, () => control.screen(id, format)),
     // Not traced: a flood makes several a second, like input.
     pace: (id: string, edgeId: string, behind: boolean) => control.pace(id, edgeId, behind),
     sendMessage: (id: string, req: SendMessageRequest) =>

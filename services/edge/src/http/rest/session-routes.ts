@@ -1,16 +1,18 @@
-import type { FrameLog, MembershipStore, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
+import type { FrameLog, MembershipStore, SessionControl, SessionRecord, TranscriptArchive } from '@pty-ws/ports';
 import { fieldError, type AdminOperations } from '../../admin/admin-operations';
 import type { Principal } from '../../auth';
 import { sessionFields } from '../../admin/session-fields';
 import type { EdgeAudit } from '../../audit/edge-audit';
 import { mountTranscriptRoute } from '../../transcript/transcript-route';
+import { mountAgentRoutes } from '../../agent-api/agent-routes';
 import { membersOf, replayCounters } from '../../transcript/session-counters';
-import { sendJson } from '../respond';
+import { sendJson, type Responder } from '../respond';
 import { asObject, optInt, optString, rejectUnknown } from './body';
-import { notFound, type Route } from './route';
+import { notFound, type Req, type Route } from './route';
 
 export interface SessionRouteDeps {
   admin: AdminOperations;
+  control: Pick<SessionControl, 'screen'>;
   log: FrameLog;
   /** The URL origins handed out (attach_url): the secure ones behind TLS. */
   origin: (host: string) => { http: string; ws: string };
@@ -35,7 +37,10 @@ const SESSION_FIELDS = new Set([
   'task_executor',
 ]);
 
-/** `/api/v1/sessions`: create, list, get, kill, and the transcript (transcript-route.ts). */
+/**
+ * `/api/v1/sessions`: create, list, get, kill, the transcript (transcript-route.ts), the screen
+ * and waits (agent-api/agent-routes.ts).
+ */
 export function mountSessionRoutes(route: Route, deps: SessionRouteDeps): void {
   const { origin } = deps;
   const sessionView = async (rec: SessionRecord, host: string) => {
@@ -121,16 +126,25 @@ export function mountSessionRoutes(route: Route, deps: SessionRouteDeps): void {
   });
 
   // pty:observe is enough here (scoped tokens: their own session/instance only).
-  mountTranscriptRoute(
-    (pattern, handler) => route('get', pattern, 1, false, (r, req, caller) => handler(r, req, caller.principal)),
-    {
-      log: deps.log,
-      ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
-      findSession,
-      notFound,
-      ...(deps.audit ? { audit: deps.audit } : {}),
-    },
-  );
+  const observeRoute = (
+    pattern: string,
+    handler: (r: Responder, req: Req, principal: Principal) => Promise<unknown>,
+  ): void => route('get', pattern, 1, false, (r, req, caller) => handler(r, req, caller.principal));
+  mountAgentRoutes(observeRoute, {
+    control: deps.control,
+    log: deps.log,
+    ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
+    findSession,
+    notFound,
+    ...(deps.audit ? { audit: deps.audit } : {}),
+  });
+  mountTranscriptRoute(observeRoute, {
+    log: deps.log,
+    ...(deps.transcripts ? { transcripts: deps.transcripts } : {}),
+    findSession,
+    notFound,
+    ...(deps.audit ? { audit: deps.audit } : {}),
+  });
 
   route('del', '/api/v1/sessions/:id', 1, true, async (r, req, caller) => {
     let rec: SessionRecord;
