@@ -4,7 +4,8 @@
  * V8's collector threads count in it too (above 100 in the big fan-out). A loop busy near 100 %
  * means the readers, not the server, set the pace of that round.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
+// Node's own performance: the global one is DOM's when a dependency's typings pull in lib.dom (xterm's do).
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 
 let gcTotalMs = 0;
 let observing = false;
