@@ -1,9 +1,10 @@
 /** The open panes: several at once, laid out by CSS grid; one pane per session. */
 import type { PtyRole } from '@pty-ws/protocol';
-import type { MemberCounts } from './api';
+import type { Api, MemberCounts } from './api';
 import { shortId } from './dom';
 import { Pane } from './pane';
 import type { Toasts } from './toast';
+import type { PaneRef } from './url-state';
 
 export interface OpenRequest {
   sessionId: string;
@@ -17,6 +18,10 @@ export interface PaneManagerDeps {
   token: () => string | undefined;
   label: string;
   toasts: Toasts;
+  api: Api;
+  may: () => { control: boolean; admin: boolean } | undefined;
+  /** A pane opened, closed or got its role: the address bar follows. */
+  onChange: () => void;
 }
 
 export class PaneManager {
@@ -41,6 +46,9 @@ export class PaneManager {
       origin: this.deps.origin,
       token: this.deps.token,
       label: this.deps.label,
+      api: this.deps.api,
+      may: this.deps.may,
+      onRole: () => this.deps.onChange(),
       onRoleChange: (p, role, _previous, reason) =>
         this.deps.toasts.show(
           `You are now ${role === 'controller' ? 'a controller' : 'an observer'} of ${shortId(p.sessionId)}` +
@@ -53,8 +61,18 @@ export class PaneManager {
     this.panes.push(pane);
     this.container.append(pane.view.root);
     this.empty.hidden = true;
+    // On a phone the list sits below the panes: bring the new terminal into view.
+    pane.view.root.scrollIntoView({ block: 'nearest' });
     void pane.start().then(() => pane.focus());
+    this.deps.onChange();
     return pane;
+  }
+
+  /** Opens the panes a link or the address bar lists that are not open yet. */
+  openAll(refs: readonly PaneRef[], defaultInstance: string): void {
+    for (const r of refs) {
+      this.open({ sessionId: r.sessionId, instanceId: r.instanceId ?? defaultInstance, command: '', role: r.role });
+    }
   }
 
   countsFor(sessionId: string): MemberCounts | undefined {
@@ -69,5 +87,11 @@ export class PaneManager {
     const i = this.panes.indexOf(pane);
     if (i >= 0) this.panes.splice(i, 1);
     this.empty.hidden = this.panes.length > 0;
+    this.deps.onChange();
+  }
+
+  /** Applies what the token may do to every open pane. */
+  refreshAbilities(): void {
+    for (const p of this.panes) p.refreshAbilities();
   }
 }
