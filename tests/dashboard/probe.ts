@@ -11,8 +11,14 @@ export interface PaneProbe {
   term: { cols: number; rows: number; options: { fontFamily?: string; fontSize?: number }; write(data: string): void };
   screen(): string[];
 }
+export interface RecordingProbe {
+  sessionId: string;
+  term: { getSelection(): string };
+  screen(): string[];
+}
 export interface Probe {
   panes: PaneProbe[];
+  recordings: RecordingProbe[];
   toasts: string[];
 }
 export type ProbeWindow = Window & { __ptyws?: Probe };

@@ -149,6 +149,20 @@ export class Api {
     return { token, expiresAt: isRecord(b) ? str(b['expires_at']) : null };
   }
 
+  /** The session's whole recorded output as asciicast v2 text (works for closed sessions). */
+  async asciicast(sessionId: string): Promise<string> {
+    const body = await this.call(
+      'GET',
+      `/api/v1/sessions/${encodeURIComponent(sessionId)}/transcript?format=asciicast`,
+    );
+    if (typeof body !== 'string') throw new ApiError(0, 'BAD_RESPONSE', 'the transcript is not asciicast text');
+    return body;
+  }
+
+  async killSession(sessionId: string): Promise<void> {
+    await this.call('DELETE', `/api/v1/sessions/${encodeURIComponent(sessionId)}`);
+  }
+
   /**
    * Whether a session exists for this token, and its state when the token may list it: the
    * WebSocket upgrade of an unknown session fails with no reason a browser can read.
@@ -185,6 +199,8 @@ export class Api {
     } catch {
       body = undefined;
     }
+    // asciicast is JSON lines, not one JSON document: hand it over as text.
+    if (res.ok && (res.headers.get('content-type') ?? '').includes('asciicast')) return text;
     if (!res.ok) {
       const err = isRecord(body) && isRecord(body['error']) ? body['error'] : {};
       throw new ApiError(

@@ -48,7 +48,7 @@ function main(): void {
     may: () => may,
     onChange: () => writePaneRefs(panes.panes.map((p) => p.ref)),
   });
-  installProbe({ panes: panes.panes, toasts: toasts.history });
+  installProbe({ panes: panes.panes, recordings: panes.recordings, toasts: toasts.history });
 
   const tokenForm = byId('token-form', HTMLFormElement);
   const tokenInput = byId('token-input', HTMLInputElement);
@@ -62,13 +62,26 @@ function main(): void {
     panes.open({ sessionId: s.session_id, instanceId: s.instance_id, command: commandOf(s), role });
   };
 
-  const sessions = new SessionList(api, byId('sessions', HTMLElement), byId('sessions-status', HTMLElement), {
-    onOpen: openSession,
-    paneCounts: (id) => panes.countsFor(id),
-    onUnauthorized: askForToken,
-    hasToken: () => loadToken() !== undefined,
-    mayControl: () => may?.control ?? true,
-  });
+  const sessions: SessionList = new SessionList(
+    api,
+    byId('sessions', HTMLElement),
+    byId('sessions-status', HTMLElement),
+    {
+      onOpen: openSession,
+      onRecording: (s) => panes.openRecording(s.session_id),
+      onKill: (s) =>
+        api.killSession(s.session_id).then(
+          () => sessions.refresh(),
+          (err: unknown) =>
+            status.set(`Could not kill the session: ${err instanceof Error ? err.message : String(err)}`, 'error'),
+        ),
+      paneCounts: (id) => panes.countsFor(id),
+      onUnauthorized: askForToken,
+      hasToken: () => loadToken() !== undefined,
+      mayControl: () => may?.control ?? true,
+      mayAdmin: () => may?.admin ?? false,
+    },
+  );
 
   const applyAbilities = (next: Whoami['may'] | undefined): void => {
     may = next;

@@ -19,6 +19,7 @@ import { KeyBar } from './key-bar';
 import { PaneView } from './pane-view';
 import { ResizeScheduler, type Size } from './resize';
 import { sharePanel } from './share-panel';
+import { FONT_FAMILY, FONT_SIZE, THEME } from './terminal-style';
 import type { PaneRef } from './url-state';
 
 export interface PaneOptions {
@@ -39,28 +40,11 @@ export interface PaneOptions {
   onRoleChange: (pane: Pane, role: PtyRole, previous: PtyRole, reason: string | undefined) => void;
   /** Any role assignment, the first included (the address bar records it). */
   onRole: (pane: Pane) => void;
+  /** The session had ended before this pane could join: its recording is what there is to show. */
+  onEnded: (pane: Pane) => void;
   onClose: (pane: Pane) => void;
 }
 
-const THEME = { background: '#0d1117', foreground: '#d1d7e0', cursor: '#d1d7e0' };
-const FONT_SIZE = 13;
-/**
- * Monospace first (it sets the cell size), then fonts that carry CJK and emoji glyphs, so wide
- * characters fall back to a real glyph instead of a box on machines whose monospace lacks them.
- */
-export const FONT_FAMILY = [
-  '"DejaVu Sans Mono"',
-  'Menlo',
-  'Consolas',
-  '"Liberation Mono"',
-  '"Noto Sans Mono CJK SC"',
-  '"Noto Sans CJK SC"',
-  '"WenQuanYi Zen Hei Mono"',
-  '"Noto Color Emoji"',
-  '"Apple Color Emoji"',
-  '"Segoe UI Emoji"',
-  'monospace',
-].join(', ');
 const EMPTY = new Uint8Array(0);
 
 export class Pane {
@@ -332,8 +316,7 @@ export class Pane {
         );
       } else if (state !== 'running' && state !== 'unknown') {
         this.ended = true;
-        this.view.setEnded();
-        this.view.setStatus('ended', `Session ${state}: nothing live to show. Its output is in the transcript.`);
+        this.opts.onEnded(this);
       }
     });
   }

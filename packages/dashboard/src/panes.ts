@@ -3,6 +3,7 @@ import type { PtyRole } from '@pty-ws/protocol';
 import type { Api, MemberCounts } from './api';
 import { shortId } from './dom';
 import { Pane } from './pane';
+import { RecordingView } from './recording-view';
 import type { Toasts } from './toast';
 import type { PaneRef } from './url-state';
 
@@ -27,6 +28,7 @@ export interface PaneManagerDeps {
 export class PaneManager {
   /** Live list, in screen order (the test probe reads it). */
   readonly panes: Pane[] = [];
+  readonly recordings: RecordingView[] = [];
 
   constructor(
     private readonly container: HTMLElement,
@@ -49,6 +51,10 @@ export class PaneManager {
       api: this.deps.api,
       may: this.deps.may,
       onRole: () => this.deps.onChange(),
+      onEnded: (p) => {
+        p.close();
+        this.openRecording(p.sessionId);
+      },
       onRoleChange: (p, role, _previous, reason) =>
         this.deps.toasts.show(
           `You are now ${role === 'controller' ? 'a controller' : 'an observer'} of ${shortId(p.sessionId)}` +
@@ -86,8 +92,27 @@ export class PaneManager {
   private remove(pane: Pane): void {
     const i = this.panes.indexOf(pane);
     if (i >= 0) this.panes.splice(i, 1);
-    this.empty.hidden = this.panes.length > 0;
+    this.empty.hidden = this.panes.length + this.recordings.length > 0;
     this.deps.onChange();
+  }
+
+  /** Opens the recording of a session (or brings the one already open into view). */
+  openRecording(sessionId: string): RecordingView {
+    const existing = this.recordings.find((r) => r.sessionId === sessionId);
+    if (existing) {
+      existing.root.scrollIntoView({ block: 'nearest' });
+      return existing;
+    }
+    const view = new RecordingView(sessionId, this.deps.api, (v) => {
+      this.recordings.splice(this.recordings.indexOf(v), 1);
+      this.empty.hidden = this.panes.length + this.recordings.length > 0;
+    });
+    this.recordings.push(view);
+    this.container.append(view.root);
+    this.empty.hidden = true;
+    view.root.scrollIntoView({ block: 'nearest' });
+    void view.start();
+    return view;
   }
 
   /** Applies what the token may do to every open pane. */

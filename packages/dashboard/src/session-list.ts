@@ -11,6 +11,10 @@ export const REFRESH_MS = 2000;
 export interface SessionListOptions {
   /** Opens a pane with the role the operator chose (never a silent take-over). */
   onOpen: (session: SessionView, role: PtyRole) => void;
+  /** Opens the session's recording (its transcript, played back). */
+  onRecording: (session: SessionView) => void;
+  /** Kills the session (admins). */
+  onKill: (session: SessionView) => Promise<void>;
   /** Live counts from a pane this page has open on the session, if any. */
   paneCounts: (sessionId: string) => MemberCounts | undefined;
   /** 401: the token is missing or no longer valid. */
@@ -19,6 +23,8 @@ export interface SessionListOptions {
   hasToken: () => boolean;
   /** The token may control: "Control" is offered. */
   mayControl: () => boolean;
+  /** The token is an admin's: "Kill" is offered. */
+  mayAdmin: () => boolean;
 }
 
 /**
@@ -38,6 +44,8 @@ export function memberCounts(
 interface Item {
   li: HTMLLIElement;
   control: HTMLButtonElement;
+  watch: HTMLButtonElement;
+  kill: HTMLButtonElement;
   state: HTMLElement;
   meta: HTMLElement;
   members: HTMLElement;
@@ -146,6 +154,12 @@ export class SessionList {
       { type: 'button', class: 'btn', 'aria-label': `Watch session ${name} read-only` },
       'Watch',
     );
+    const recording = h(
+      'button',
+      { type: 'button', class: 'btn', 'aria-label': `Recording of session ${name}` },
+      'Recording',
+    );
+    const kill = h('button', { type: 'button', class: 'btn btn-danger', 'aria-label': `Kill session ${name}` }, 'Kill');
     const state = h('span', { class: 'badge state-badge' });
     const meta = h('span', { class: 'session-meta' });
     const members = h('span', { class: 'session-members' });
@@ -155,9 +169,24 @@ export class SessionList {
       h('div', { class: 'session-line' }, h('span', { class: 'mono session-id', title: s.session_id }, name), state),
       h('div', { class: 'mono session-argv', title: s.argv.join(' ') }, s.argv.join(' ') || '(login shell)'),
       h('div', { class: 'session-line' }, meta, members),
-      h('div', { class: 'session-actions' }, control, watch),
+      h('div', { class: 'session-actions' }, control, watch, recording, kill),
     );
-    const item: Item = { li, control, state, meta, members, view: s };
+    const item: Item = { li, control, watch, kill, state, meta, members, view: s };
+    recording.addEventListener('click', () => this.opts.onRecording(item.view));
+    // Two presses: a kill cannot be undone.
+    kill.addEventListener('click', () => {
+      if (kill.dataset['armed'] !== 'true') {
+        kill.dataset['armed'] = 'true';
+        kill.textContent = 'Confirm kill';
+        setTimeout(() => {
+          delete kill.dataset['armed'];
+          kill.textContent = 'Kill';
+        }, 4000);
+        return;
+      }
+      kill.disabled = true;
+      void this.opts.onKill(item.view).finally(() => (kill.disabled = false));
+    });
     control.addEventListener('click', () => this.opts.onOpen(item.view, 'controller'));
     watch.addEventListener('click', () => this.opts.onOpen(item.view, 'observer'));
     return item;
@@ -167,6 +196,8 @@ export class SessionList {
     item.view = s;
     const exited = s.state !== 'running';
     item.control.hidden = exited || !this.opts.mayControl();
+    item.watch.hidden = exited;
+    item.kill.hidden = exited || !this.opts.mayAdmin();
     item.state.textContent = exited && s.exit_code !== null ? `${s.state} (${s.exit_code})` : s.state;
     item.state.dataset['state'] = s.state;
     item.li.dataset['state'] = s.state;
