@@ -1,7 +1,8 @@
 /**
  * Recordings in the dashboard, in headless Chromium against a real server: Open on a closed
  * session shows its transcript played back (not a blank terminal), with a time slider, search
- * that selects the match, and an asciicast download; admins can kill a running session.
+ * that selects the match, and an asciicast download; admins can kill a running session and mint
+ * tokens.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -100,6 +101,17 @@ test('an admin kills a running session from the list (two presses)', async () =>
     'Watch hidden',
   );
   expect(await item.getByRole('button', { name: /^Recording/ }).isVisible()).toBe(true);
+});
+
+test('an admin mints a token from the form, shown once', async () => {
+  await page.locator('#mint-card summary').click();
+  await page.getByLabel('May').selectOption('pty:observe');
+  await page.getByLabel('Valid for (hours)').fill('1');
+  await page.getByRole('button', { name: 'Mint token' }).click();
+  const token = await page.locator('.minted-token').inputValue();
+  expect(token).toMatch(/^ptyws_/);
+  const who = await http(server, 'GET', '/api/v1/whoami', { token });
+  expect(who.body).toMatchObject({ scopes: ['pty:observe'], may: { control: false } });
 });
 
 test('no page errors', () => {

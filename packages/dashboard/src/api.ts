@@ -50,6 +50,13 @@ export interface MintedToken {
   expiresAt: string | null;
 }
 
+export interface MintRequest {
+  scopes: string[];
+  session_id?: string;
+  ttl_seconds?: number;
+  label?: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -137,13 +144,18 @@ export class Api {
   }
 
   /** An observe-only token bound to one session, for sharing a read-only link. */
-  async mintObserveToken(sessionId: string, ttlSeconds: number): Promise<MintedToken> {
-    const b = await this.call('POST', '/api/v1/tokens', {
+  mintObserveToken(sessionId: string, ttlSeconds: number): Promise<MintedToken> {
+    return this.mintToken({
       scopes: ['pty:observe'],
       session_id: sessionId,
       ttl_seconds: ttlSeconds,
       label: 'dashboard share link',
     });
+  }
+
+  /** `POST /api/v1/tokens` (needs pty:admin); the secret is in the answer only. */
+  async mintToken(req: MintRequest): Promise<MintedToken> {
+    const b = await this.call('POST', '/api/v1/tokens', req);
     const token = isRecord(b) ? str(b['token']) : null;
     if (!token) throw new ApiError(0, 'BAD_RESPONSE', 'the server answered without a token');
     return { token, expiresAt: isRecord(b) ? str(b['expires_at']) : null };

@@ -2,6 +2,7 @@
 import { Api, ApiError, type SessionView, type Whoami } from './api';
 import { wireCreateForm } from './create-form';
 import { byId } from './dom';
+import { wireMintForm } from './mint-form';
 import { PaneManager } from './panes';
 import { SessionList } from './session-list';
 import { StatusLine } from './status';
@@ -35,6 +36,8 @@ function main(): void {
   const api = new Api(loadToken);
   const toasts = new Toasts(byId('toasts', HTMLElement));
   const createCard = byId('create-card', HTMLElement);
+  const mintCard = byId('mint-card', HTMLElement);
+  wireMintForm(byId('mint-form', HTMLFormElement), api);
   const abilities = byId('token-abilities', HTMLElement);
   /** From `/api/v1/whoami`; undefined while unknown (everything is offered, the server decides). */
   let may: Whoami['may'] | undefined;
@@ -89,6 +92,7 @@ function main(): void {
     abilities.textContent = next ? describe(next) : '';
     // Creating sessions needs pty:admin: the form is not offered to a token that would be refused.
     createCard.hidden = next !== undefined && !next.admin;
+    mintCard.hidden = !next?.admin;
     panes.refreshAbilities();
     sessions.rerender();
   };
