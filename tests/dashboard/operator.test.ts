@@ -7,7 +7,18 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createSession, delay, mintToken, startTestServer, waitUntil, type TestServer } from '@pty-ws/testkit';
+import {
+  TestClient,
+  createSession,
+  delay,
+  is,
+  joinSession,
+  mintToken,
+  sessionFrameOf,
+  startTestServer,
+  waitUntil,
+  type TestServer,
+} from '@pty-ws/testkit';
 import { ROOT, ensureDashboardBuilt, launchBrowser, watchPage, type Browser } from './harness';
 import { screenOf, snap, typeInto, waitLive } from './probe';
 
@@ -127,6 +138,36 @@ test('the fitted terminal fits its box at 1280×800: no row cut off', async () =
   });
   expect(m.screenBottom).toBeLessThanOrEqual(m.hostBottom);
   expect(m.screenRight).toBeLessThanOrEqual(m.hostRight);
+  await page.close();
+});
+
+test('a pane whose session another controller resized says so, offers "fit to me", and takes the size back when it leaves', async () => {
+  const page = await openPage(`${adminHash()}&session=${shell}&instance=${server.instanceId}&role=controller`);
+  await waitLive(page, 'controller');
+  // No hint: the session has this pane's size (an earlier test's pane may have set it already).
+  await waitUntil(async () => !(await page.locator('.size-hint').isVisible()), 5000, 'the session fits the pane');
+  const mine = await snap(page);
+  const other = await TestClient.connect(server.attachUrl(shell), { token: server.adminToken });
+  await other.hello();
+  await joinSession(other, { role: 'controller' });
+
+  // Another controller (a phone) shrinks the session: the pane says so instead of staying silent.
+  other.send('pty.session_resize', { cols: 45, rows: 20 });
+  await waitUntil(async () => (await snap(page))?.cols === 45, 5000, 'the pane follows the session size');
+  await waitUntil(async () => page.locator('.size-hint').isVisible(), 5000, 'size hint shown');
+  expect(await text(page, '.size-hint')).toContain(`45×20`);
+  const mark = other.mark();
+  await page.getByRole('button', { name: /^Resize .* to this pane/ }).click();
+  const back = sessionFrameOf(await other.waitFor(is.kind('Resize'), 5000, mark), 'Resize');
+  expect(back).toMatchObject({ cols: mine?.cols, rows: mine?.rows });
+  await waitUntil(async () => !(await page.locator('.size-hint').isVisible()), 5000, 'size hint gone');
+
+  // It shrinks it again and leaves: the size goes back to the remaining controller's, unasked.
+  other.send('pty.session_resize', { cols: 45, rows: 20 });
+  await waitUntil(async () => (await snap(page))?.cols === 45, 5000, 'shrunk again');
+  other.terminate();
+  await waitUntil(async () => (await snap(page))?.cols === mine?.cols, 8000, 'the size back after the other left');
+  expect((await snap(page))?.rows).toBe(mine?.rows);
   await page.close();
 });
 

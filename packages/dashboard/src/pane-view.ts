@@ -10,6 +10,8 @@ export interface PaneActions {
   releaseControl(): void;
   resync(): void;
   share(): void;
+  /** Resizes the session to this pane's box. */
+  fitToMe(): void;
   close(): void;
 }
 
@@ -29,6 +31,8 @@ export class PaneView {
   private readonly membersList: HTMLElement;
   /** A problem that does not end the stream (a refused role change): beside the status, not over it. */
   private readonly notice: HTMLElement;
+  private readonly sizeHint: HTMLElement;
+  private readonly sizeHintText: HTMLElement;
   private mayControl = true;
   private ended = false;
   private role: PtyRole | undefined;
@@ -59,6 +63,13 @@ export class PaneView {
       'Read-only',
     );
     this.notice = h('span', { class: 'pane-notice', role: 'alert', hidden: true });
+    this.sizeHintText = h('span', {});
+    this.sizeHint = h(
+      'div',
+      { class: 'size-hint', role: 'status', hidden: true },
+      this.sizeHintText,
+      button('size-fit-btn', 'Fit to me', `Resize ${name} to this pane`, () => actions.fitToMe()),
+    );
     this.membersSummary = h('summary', {}, 'Members');
     this.membersList = h('ul', { class: 'members-list' });
     this.termHost = h('div', { class: 'term-host', role: 'group', 'aria-label': `Terminal of session ${name}` });
@@ -80,6 +91,7 @@ export class PaneView {
         h('div', { class: 'pane-actions' }, this.requestBtn, this.releaseBtn, this.resyncBtn, linkBtn, closeBtn),
       ),
       h('details', { class: 'members' }, this.membersSummary, this.membersList),
+      this.sizeHint,
       this.termHost,
     );
     this.setRole(undefined);
@@ -97,6 +109,12 @@ export class PaneView {
     this.notice.hidden = text === undefined;
     this.notice.textContent = text ?? '';
     this.notice.title = text ?? '';
+  }
+
+  /** Says that the session's size is not this pane's (another controller set it); undefined clears. */
+  setSizeHint(text: string | undefined): void {
+    this.sizeHint.hidden = text === undefined;
+    this.sizeHintText.textContent = text ?? '';
   }
 
   /** A token without pty:control is never offered "Request control". */

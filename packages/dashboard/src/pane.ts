@@ -17,7 +17,7 @@ import type { Api, MemberCounts } from './api';
 import { fitFontSize } from './fit-width';
 import { KeyBar } from './key-bar';
 import { PaneView } from './pane-view';
-import { ResizeScheduler, type Size } from './resize';
+import { ResizeScheduler, sameSize, type Size } from './resize';
 import { sharePanel } from './share-panel';
 import { FONT_FAMILY, FONT_SIZE, THEME } from './terminal-style';
 import type { PaneRef } from './url-state';
@@ -57,6 +57,7 @@ export class Pane {
   private role: PtyRole | undefined;
   private requestedRole: PtyRole | undefined;
   private ended = false;
+  private controllers = 0;
   private readonly keyBar: KeyBar;
   private share: HTMLElement | undefined;
   /** Times the terminal was reset (attach, reconnect, keyframe); read by the test probe. */
@@ -69,6 +70,7 @@ export class Pane {
       releaseControl: () => void this.changeRole('observer'),
       resync: () => void this.resync(),
       share: () => this.toggleShare(),
+      fitToMe: () => this.fitToMe(),
       close: () => this.close(),
     });
     this.term = new Terminal({
@@ -98,6 +100,7 @@ export class Pane {
     this.observer = new ResizeObserver(() => {
       this.resizer.request();
       this.fitWidth();
+      this.updateSizeHint();
     });
     this.term.onResize(() => this.fitWidth());
   }
@@ -206,9 +209,17 @@ export class Pane {
     client.on('reset', () => mine() && this.reset());
     client.on('keyframe', (k) => mine() && this.applyKeyframe(k));
     client.on('output', (o) => mine() && this.term.write(o.data));
-    client.on('resize', (r) => mine() && this.inBand(() => this.term.resize(r.cols, r.rows)));
+    client.on('resize', (r) => {
+      if (!mine()) return;
+      this.inBand(() => this.term.resize(r.cols, r.rows));
+      this.updateSizeHint();
+    });
     client.on('membership', (m) => {
       if (!mine()) return;
+      // A controller left: the size goes back to a remaining one's (ours, if we control).
+      const left = m.controllers.length < this.controllers;
+      this.controllers = m.controllers.length;
+      if (left && this.role === 'controller') this.resizer.request();
       console.debug('[pty-ws] membership', this.opts.sessionId, m);
       this.view.setMembers(m, client.clientId);
     });
@@ -273,6 +284,7 @@ export class Pane {
     if (previous !== undefined && previous !== role) this.opts.onRoleChange(this, role, previous, reason);
     this.opts.onRole(this);
     if (role === 'controller') this.resizer.request();
+    this.updateSizeHint();
     this.fitWidth();
   }
 
@@ -319,6 +331,23 @@ export class Pane {
         this.opts.onEnded(this);
       }
     });
+  }
+
+  /** A controller whose box differs from the session's size (another controller set it) is told so. */
+  private updateSizeHint(): void {
+    const size = this.client?.size;
+    const box = this.proposedSize();
+    const differs = this.role === 'controller' && !this.ended && size && box && !sameSize(size, box);
+    this.view.setSizeHint(
+      differs
+        ? `The session is ${size.cols}×${size.rows} (another controller's size); this pane fits ${box.cols}×${box.rows}.`
+        : undefined,
+    );
+  }
+
+  private fitToMe(): void {
+    const box = this.proposedSize();
+    if (box && this.role === 'controller') this.client?.resize(box.cols, box.rows);
   }
 
   private toggleShare(): void {
