@@ -13,6 +13,8 @@ import type { ProbeWindow } from './probe';
 
 jest.setTimeout(60_000);
 
+const DOCS = join(ROOT, 'packages', 'dashboard', 'docs');
+
 let server: TestServer;
 let browser: Browser;
 let page: Page;
@@ -72,7 +74,11 @@ test('the slider rewinds, search jumps to the match and selects it', async () =>
   await waitUntil(async () => (await recording())?.selection === 'needle', 8000, 'the match selected');
   expect(await page.locator('.rec-found').textContent()).toBe('Match 1 of 1');
   expect((await recording())?.screen).not.toContain('last-line');
-  await page.screenshot({ path: join(ROOT, 'packages', 'dashboard', 'docs', 'recording.png') });
+  await page.screenshot({ path: join(DOCS, 'recording.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('.pane--recording').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(DOCS, 'phone-recording.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
 });
 
 test('downloads the recording as asciicast', async () => {
