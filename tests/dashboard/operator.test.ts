@@ -20,7 +20,7 @@ import {
   type TestServer,
 } from '@pty-ws/testkit';
 import { ROOT, ensureDashboardBuilt, launchBrowser, watchPage, type Browser } from './harness';
-import { screenOf, snap, typeInto, waitLive } from './probe';
+import { screenOf, snap, typeInto, waitLive, type ProbeWindow } from './probe';
 
 jest.setTimeout(90_000);
 
@@ -144,8 +144,14 @@ test('the fitted terminal fits its box at 1280×800: no row cut off', async () =
 test('a pane whose session another controller resized says so, offers "fit to me", and takes the size back when it leaves', async () => {
   const page = await openPage(`${adminHash()}&session=${shell}&instance=${server.instanceId}&role=controller`);
   await waitLive(page, 'controller');
-  // No hint: the session has this pane's size (an earlier test's pane may have set it already).
-  await waitUntil(async () => !(await page.locator('.size-hint').isVisible()), 5000, 'the session fits the pane');
+  // The session has this pane's size and no resize of the pane's is still on its way.
+  await waitUntil(
+    async () =>
+      !(await page.locator('.size-hint').isVisible()) &&
+      (await page.evaluate(() => (window as ProbeWindow).__ptyws?.panes[0]?.resizePending === false)),
+    5000,
+    'the session fits the pane',
+  );
   const mine = await snap(page);
   const other = await TestClient.connect(server.attachUrl(shell), { token: server.adminToken });
   await other.hello();
@@ -181,11 +187,12 @@ test('wide characters and emoji have a fallback font named in the terminal', asy
 });
 
 test('messages say what happened and what to do', async () => {
-  // First visit without a token: asked to sign in, not told a token was refused.
-  const page = await openPage('');
+  // First visit without a token (with a link to a pane): asked to sign in, not told a token was refused.
+  const page = await openPage(`session=${shell}&instance=${server.instanceId}&role=observer`);
   await waitText(page, '#status', /needs an access token/);
   expect(await text(page, '#status')).not.toMatch(/refused/);
-  expect(await text(page, '#sessions-status')).not.toMatch(/refused/);
+  await waitText(page, '#sessions-status', /^Sign in to see the sessions\.$/);
+  await waitText(page, '.pane-status', /sign in, then press ⟳ Resync/);
 
   // A wrong token is refused and not kept; no "Token saved" beside it.
   await page.getByLabel('Access token').fill('ptyws_wrong');
@@ -198,14 +205,17 @@ test('messages say what happened and what to do', async () => {
   await page.getByLabel('Access token').fill(server.adminToken);
   await page.getByRole('button', { name: 'Use token' }).click();
   await waitText(page, '#status', /Signed in/);
+  await page.getByRole('button', { name: /^Resync/ }).click();
+  await waitLive(page, 'observer');
 
   // An unknown session id: what is wrong and what to do, not a WebSocket close code.
   await page.evaluate(
     (instance) => (window.location.hash = `#session=00000000-0000-4000-8000-000000000000&instance=${instance}`),
     server.instanceId,
   );
-  await waitText(page, '.pane-status', /No session 0{8}-.*Check the id/);
-  expect(await text(page, '.pane-status')).not.toMatch(/1006|binding_hello/);
+  const unknown = '.pane[data-session-id="00000000-0000-4000-8000-000000000000"] .pane-status';
+  await waitText(page, unknown, /No session 0{8}-.*Check the id/);
+  expect(await text(page, unknown)).not.toMatch(/1006|binding_hello/);
   await page.close();
 });
 

@@ -7,6 +7,7 @@ export interface PaneProbe {
   state: string;
   currentRole: string | undefined;
   resizesSent: number;
+  resizePending: boolean;
   resets: number;
   term: { cols: number; rows: number; options: { fontFamily?: string; fontSize?: number }; write(data: string): void };
   screen(): string[];

@@ -179,12 +179,13 @@ export class Api {
    * Whether a session exists for this token, and its state when the token may list it: the
    * WebSocket upgrade of an unknown session fails with no reason a browser can read.
    */
-  async sessionState(sessionId: string): Promise<'missing' | 'unknown' | string> {
+  async sessionState(sessionId: string): Promise<'missing' | 'unauthorized' | 'unknown' | string> {
     const id = encodeURIComponent(sessionId);
     try {
       return parseSession(await this.call('GET', `/api/v1/sessions/${id}`))?.state ?? 'unknown';
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return 'missing';
+      if (err instanceof ApiError && err.status === 401) return 'unauthorized';
       if (!(err instanceof ApiError && err.status === 403)) return 'unknown';
     }
     try {

@@ -166,6 +166,7 @@ function main(): void {
       (err: unknown) => {
         if (err instanceof ApiError && err.status === 401) {
           status.set(loadToken() ? REFUSED : NEEDED, loadToken() ? 'error' : 'info');
+          byId('sessions-status', HTMLElement).textContent = 'Sign in to see the sessions.';
           askForToken();
         } else {
           status.set(`Could not reach the server: ${err instanceof Error ? err.message : String(err)}`, 'error');

@@ -121,6 +121,10 @@ export class Pane {
   get resizesSent(): number {
     return this.resizer.sent;
   }
+  /** A resize may still be sent for the current box (read by the test probe). */
+  get resizePending(): boolean {
+    return this.resizer.pending;
+  }
   get ptyClient(): PtyClient | undefined {
     return this.client;
   }
@@ -211,8 +215,10 @@ export class Pane {
     client.on('output', (o) => mine() && this.term.write(o.data));
     client.on('resize', (r) => {
       if (!mine()) return;
-      this.inBand(() => this.term.resize(r.cols, r.rows));
-      this.updateSizeHint();
+      this.inBand(() => {
+        this.term.resize(r.cols, r.rows);
+        this.updateSizeHint();
+      });
     });
     client.on('membership', (m) => {
       if (!mine()) return;
@@ -261,6 +267,7 @@ export class Pane {
       if (k.cols > 0 && k.rows > 0 && (k.cols !== this.term.cols || k.rows !== this.term.rows)) {
         this.term.resize(k.cols, k.rows);
       }
+      this.updateSizeHint();
     });
     this.term.write(k.snapshot);
   }
@@ -321,7 +328,9 @@ export class Pane {
     const id = this.opts.sessionId;
     void this.opts.api.sessionState(id).then((state) => {
       if (this.client !== undefined && this.client.state !== 'closed') return;
-      if (state === 'missing') {
+      if (state === 'unauthorized') {
+        this.view.setStatus('error', 'Not signed in, or the token was refused: sign in, then press ⟳ Resync.');
+      } else if (state === 'missing') {
         this.view.setStatus(
           'error',
           `No session ${id} on this server (or not for this token). Check the id, or pick it from the list.`,
@@ -335,9 +344,10 @@ export class Pane {
 
   /** A controller whose box differs from the session's size (another controller set it) is told so. */
   private updateSizeHint(): void {
-    const size = this.client?.size;
+    // The terminal has the session's size (only Resize and Keyframe frames change it).
+    const size = { cols: this.term.cols, rows: this.term.rows };
     const box = this.proposedSize();
-    const differs = this.role === 'controller' && !this.ended && size && box && !sameSize(size, box);
+    const differs = this.role === 'controller' && !this.ended && box && !sameSize(size, box);
     this.view.setSizeHint(
       differs
         ? `The session is ${size.cols}×${size.rows} (another controller's size); this pane fits ${box.cols}×${box.rows}.`
