@@ -297,6 +297,7 @@ test('a phone gets the terminal first, explicit roles, a key bar for controllers
   await page.keyboard.type('X');
   await page.keyboard.press('Enter');
   await waitUntil(async () => /^a-Xb$/m.test(await screenOf(page)), 5000, 'arrow key moved the cursor');
+  await page.evaluate(() => window.scrollTo(0, 0)); // clicks and typing may have scrolled the page
   await page.screenshot({ path: join(DOCS, 'phone-controller.png') });
   await page.close();
 });

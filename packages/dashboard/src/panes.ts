@@ -68,7 +68,7 @@ export class PaneManager {
     this.container.append(pane.view.root);
     this.empty.hidden = true;
     // On a phone the list sits below the panes: bring the new terminal into view.
-    pane.view.root.scrollIntoView({ block: 'nearest' });
+    pane.view.root.scrollIntoView({ block: 'start' });
     void pane.start().then(() => pane.focus());
     this.deps.onChange();
     return pane;
