@@ -36,6 +36,27 @@ export interface CreateSessionRequest {
   rows?: number;
 }
 
+/** What the caller's own token may do (`GET /api/v1/whoami`). */
+export interface Whoami {
+  scopes: string[];
+  sessionId: string | null;
+  expiresAt: string | null;
+  may: { observe: boolean; control: boolean; admin: boolean };
+}
+
+/** A freshly minted token: its secret is shown once and never again. */
+export interface MintedToken {
+  token: string;
+  expiresAt: string | null;
+}
+
+export interface MintRequest {
+  scopes: string[];
+  session_id?: string;
+  ttl_seconds?: number;
+  label?: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -111,6 +132,70 @@ export class Api {
     return s;
   }
 
+  async whoami(): Promise<Whoami> {
+    const b = await this.call('GET', '/api/v1/whoami');
+    const may = isRecord(b) && isRecord(b['may']) ? b['may'] : {};
+    return {
+      scopes: isRecord(b) && Array.isArray(b['scopes']) ? b['scopes'].filter((x) => typeof x === 'string') : [],
+      sessionId: isRecord(b) ? str(b['session_id']) : null,
+      expiresAt: isRecord(b) ? str(b['expires_at']) : null,
+      may: { observe: may['observe'] === true, control: may['control'] === true, admin: may['admin'] === true },
+    };
+  }
+
+  /** An observe-only token bound to one session, for sharing a read-only link. */
+  mintObserveToken(sessionId: string, ttlSeconds: number): Promise<MintedToken> {
+    return this.mintToken({
+      scopes: ['pty:observe'],
+      session_id: sessionId,
+      ttl_seconds: ttlSeconds,
+      label: 'dashboard share link',
+    });
+  }
+
+  /** `POST /api/v1/tokens` (needs pty:admin); the secret is in the answer only. */
+  async mintToken(req: MintRequest): Promise<MintedToken> {
+    const b = await this.call('POST', '/api/v1/tokens', req);
+    const token = isRecord(b) ? str(b['token']) : null;
+    if (!token) throw new ApiError(0, 'BAD_RESPONSE', 'the server answered without a token');
+    return { token, expiresAt: isRecord(b) ? str(b['expires_at']) : null };
+  }
+
+  /** The session's whole recorded output as asciicast v2 text (works for closed sessions). */
+  async asciicast(sessionId: string): Promise<string> {
+    const body = await this.call(
+      'GET',
+      `/api/v1/sessions/${encodeURIComponent(sessionId)}/transcript?format=asciicast`,
+    );
+    if (typeof body !== 'string') throw new ApiError(0, 'BAD_RESPONSE', 'the transcript is not asciicast text');
+    return body;
+  }
+
+  async killSession(sessionId: string): Promise<void> {
+    await this.call('DELETE', `/api/v1/sessions/${encodeURIComponent(sessionId)}`);
+  }
+
+  /**
+   * Whether a session exists for this token, and its state when the token may list it: the
+   * WebSocket upgrade of an unknown session fails with no reason a browser can read.
+   */
+  async sessionState(sessionId: string): Promise<'missing' | 'unauthorized' | 'unknown' | string> {
+    const id = encodeURIComponent(sessionId);
+    try {
+      return parseSession(await this.call('GET', `/api/v1/sessions/${id}`))?.state ?? 'unknown';
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return 'missing';
+      if (err instanceof ApiError && err.status === 401) return 'unauthorized';
+      if (!(err instanceof ApiError && err.status === 403)) return 'unknown';
+    }
+    try {
+      await this.call('GET', `/api/v1/sessions/${id}/transcript?limit=1`);
+      return 'unknown';
+    } catch (err) {
+      return err instanceof ApiError && err.status === 404 ? 'missing' : 'unknown';
+    }
+  }
+
   private async call(method: string, path: string, json?: unknown, signal?: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = this.token();
@@ -127,6 +212,8 @@ export class Api {
     } catch {
       body = undefined;
     }
+    // asciicast is JSON lines, not one JSON document: hand it over as text.
+    if (res.ok && (res.headers.get('content-type') ?? '').includes('asciicast')) return text;
     if (!res.ok) {
       const err = isRecord(body) && isRecord(body['error']) ? body['error'] : {};
       throw new ApiError(

@@ -9,6 +9,9 @@ export interface PaneActions {
   requestControl(): void;
   releaseControl(): void;
   resync(): void;
+  share(): void;
+  /** Resizes the session to this pane's box. */
+  fitToMe(): void;
   close(): void;
 }
 
@@ -26,6 +29,13 @@ export class PaneView {
   private readonly resyncBtn: HTMLButtonElement;
   private readonly membersSummary: HTMLElement;
   private readonly membersList: HTMLElement;
+  /** A problem that does not end the stream (a refused role change): beside the status, not over it. */
+  private readonly notice: HTMLElement;
+  private readonly sizeHint: HTMLElement;
+  private readonly sizeHintText: HTMLElement;
+  private mayControl = true;
+  private ended = false;
+  private role: PtyRole | undefined;
 
   constructor(sessionId: string, command: string, actions: PaneActions) {
     const id = `pane-${++counter}`;
@@ -44,12 +54,21 @@ export class PaneView {
       actions.releaseControl(),
     );
     this.resyncBtn = button('pane-resync-btn', '⟳ Resync', `Resync the terminal of ${name}`, () => actions.resync());
+    const linkBtn = button('pane-link-btn', 'Copy link', `Copy a link to ${name}`, () => actions.share());
     const closeBtn = button('pane-close-btn', '✕', `Close the pane of ${name}`, () => actions.close());
     // In the header, not a line of its own: an observer's terminal area keeps the controller's height.
     this.readonlyNote = h(
       'span',
       { class: 'badge readonly-note', title: 'You are observing: keystrokes are not sent.', hidden: true },
       'Read-only',
+    );
+    this.notice = h('span', { class: 'pane-notice', role: 'alert', hidden: true });
+    this.sizeHintText = h('span', {});
+    this.sizeHint = h(
+      'div',
+      { class: 'size-hint', role: 'status', hidden: true },
+      this.sizeHintText,
+      button('size-fit-btn', 'Fit to me', `Resize ${name} to this pane`, () => actions.fitToMe()),
     );
     this.membersSummary = h('summary', {}, 'Members');
     this.membersList = h('ul', { class: 'members-list' });
@@ -68,10 +87,11 @@ export class PaneView {
           ' ',
           h('span', { class: 'pane-command mono', title: command }, command),
         ),
-        h('div', { class: 'pane-meta' }, this.status, this.roleBadge, this.readonlyNote),
-        h('div', { class: 'pane-actions' }, this.requestBtn, this.releaseBtn, this.resyncBtn, closeBtn),
+        h('div', { class: 'pane-meta' }, this.status, this.roleBadge, this.readonlyNote, this.notice),
+        h('div', { class: 'pane-actions' }, this.requestBtn, this.releaseBtn, this.resyncBtn, linkBtn, closeBtn),
       ),
       h('details', { class: 'members' }, this.membersSummary, this.membersList),
+      this.sizeHint,
       this.termHost,
     );
     this.setRole(undefined);
@@ -84,14 +104,34 @@ export class PaneView {
     this.root.dataset['status'] = status;
   }
 
+  /** Shows (text) or clears (undefined) a notice that leaves the stream's status alone. */
+  setNotice(text: string | undefined): void {
+    this.notice.hidden = text === undefined;
+    this.notice.textContent = text ?? '';
+    this.notice.title = text ?? '';
+  }
+
+  /** Says that the session's size is not this pane's (another controller set it); undefined clears. */
+  setSizeHint(text: string | undefined): void {
+    this.sizeHint.hidden = text === undefined;
+    this.sizeHintText.textContent = text ?? '';
+  }
+
+  /** A token without pty:control is never offered "Request control". */
+  setMayControl(may: boolean): void {
+    this.mayControl = may && !this.ended;
+    this.setRole(this.role);
+  }
+
   /** Observer panes are visibly read-only; only the button that makes sense is offered. */
   setRole(role: PtyRole | undefined): void {
+    this.role = role;
     this.root.dataset['role'] = role ?? 'none';
     this.root.classList.toggle('pane--readonly', role !== 'controller');
     this.roleBadge.dataset['role'] = role ?? 'none';
     this.roleBadge.textContent = role === 'controller' ? 'Controller' : role === 'observer' ? 'Observer' : '—';
     this.readonlyNote.hidden = role !== 'observer';
-    this.requestBtn.hidden = role !== 'observer';
+    this.requestBtn.hidden = role !== 'observer' || !this.mayControl;
     this.releaseBtn.hidden = role !== 'controller';
   }
 
@@ -102,6 +142,8 @@ export class PaneView {
 
   /** The session's process is gone: nothing to control, nothing to resync. */
   setEnded(): void {
+    this.ended = true;
+    this.mayControl = false;
     this.requestBtn.hidden = true;
     this.releaseBtn.hidden = true;
     this.resyncBtn.disabled = true;

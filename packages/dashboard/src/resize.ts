@@ -45,6 +45,11 @@ export class ResizeScheduler {
     this.debounceMs = opts.debounceMs ?? RESIZE_DEBOUNCE_MS;
   }
 
+  /** A size check is scheduled (debounce or stability frames running). */
+  get pending(): boolean {
+    return this.timer !== undefined || this.frame !== undefined;
+  }
+
   /** Call on every size change (ResizeObserver, role change, join): restarts the debounce. */
   request(): void {
     this.cancel();

@@ -9,12 +9,22 @@ import type { PtyRole } from '@pty-ws/protocol';
 export const REFRESH_MS = 2000;
 
 export interface SessionListOptions {
-  /** Opens a pane; role undefined lets the server choose. */
-  onOpen: (session: SessionView, role: PtyRole | undefined) => void;
+  /** Opens a pane with the role the operator chose (never a silent take-over). */
+  onOpen: (session: SessionView, role: PtyRole) => void;
+  /** Opens the session's recording (its transcript, played back). */
+  onRecording: (session: SessionView) => void;
+  /** Kills the session (admins). */
+  onKill: (session: SessionView) => Promise<void>;
   /** Live counts from a pane this page has open on the session, if any. */
   paneCounts: (sessionId: string) => MemberCounts | undefined;
   /** 401: the token is missing or no longer valid. */
   onUnauthorized: () => void;
+  /** A token is stored (else a 401 means "sign in", not "refused"). */
+  hasToken: () => boolean;
+  /** The token may control: "Control" is offered. */
+  mayControl: () => boolean;
+  /** The token is an admin's: "Kill" is offered. */
+  mayAdmin: () => boolean;
 }
 
 /**
@@ -33,6 +43,9 @@ export function memberCounts(
 
 interface Item {
   li: HTMLLIElement;
+  control: HTMLButtonElement;
+  watch: HTMLButtonElement;
+  kill: HTMLButtonElement;
   state: HTMLElement;
   meta: HTMLElement;
   members: HTMLElement;
@@ -86,7 +99,9 @@ export class SessionList {
 
   private showError(err: unknown): void {
     if (err instanceof ApiError && err.status === 401) {
-      this.status.textContent = 'The token was refused. Enter a valid token.';
+      this.status.textContent = this.opts.hasToken()
+        ? 'The token was refused: it is unknown, expired or revoked. Enter a valid token.'
+        : 'Sign in with an access token to see the sessions.';
       this.dispose();
       this.opts.onUnauthorized();
     } else if (err instanceof ApiError && err.status === 403) {
@@ -95,6 +110,11 @@ export class SessionList {
     } else {
       this.status.textContent = `Could not load sessions: ${err instanceof Error ? err.message : String(err)}`;
     }
+  }
+
+  /** Re-applies what the token may do to the listed items. */
+  rerender(): void {
+    for (const item of this.items.values()) this.updateItem(item, item.view);
   }
 
   private render(sessions: SessionView[]): void {
@@ -124,16 +144,22 @@ export class SessionList {
 
   private createItem(s: SessionView): Item {
     const name = shortId(s.session_id);
-    const open = h(
+    const control = h(
       'button',
-      { type: 'button', class: 'btn btn-primary', 'aria-label': `Open session ${name}` },
-      'Open',
+      { type: 'button', class: 'btn btn-primary', 'aria-label': `Control session ${name}` },
+      'Control',
     );
     const watch = h(
       'button',
       { type: 'button', class: 'btn', 'aria-label': `Watch session ${name} read-only` },
       'Watch',
     );
+    const recording = h(
+      'button',
+      { type: 'button', class: 'btn', 'aria-label': `Recording of session ${name}` },
+      'Recording',
+    );
+    const kill = h('button', { type: 'button', class: 'btn btn-danger', 'aria-label': `Kill session ${name}` }, 'Kill');
     const state = h('span', { class: 'badge state-badge' });
     const meta = h('span', { class: 'session-meta' });
     const members = h('span', { class: 'session-members' });
@@ -143,10 +169,25 @@ export class SessionList {
       h('div', { class: 'session-line' }, h('span', { class: 'mono session-id', title: s.session_id }, name), state),
       h('div', { class: 'mono session-argv', title: s.argv.join(' ') }, s.argv.join(' ') || '(login shell)'),
       h('div', { class: 'session-line' }, meta, members),
-      h('div', { class: 'session-actions' }, open, watch),
+      h('div', { class: 'session-actions' }, control, watch, recording, kill),
     );
-    const item: Item = { li, state, meta, members, view: s };
-    open.addEventListener('click', () => this.opts.onOpen(item.view, undefined));
+    const item: Item = { li, control, watch, kill, state, meta, members, view: s };
+    recording.addEventListener('click', () => this.opts.onRecording(item.view));
+    // Two presses: a kill cannot be undone.
+    kill.addEventListener('click', () => {
+      if (kill.dataset['armed'] !== 'true') {
+        kill.dataset['armed'] = 'true';
+        kill.textContent = 'Confirm kill';
+        setTimeout(() => {
+          delete kill.dataset['armed'];
+          kill.textContent = 'Kill';
+        }, 4000);
+        return;
+      }
+      kill.disabled = true;
+      void this.opts.onKill(item.view).finally(() => (kill.disabled = false));
+    });
+    control.addEventListener('click', () => this.opts.onOpen(item.view, 'controller'));
     watch.addEventListener('click', () => this.opts.onOpen(item.view, 'observer'));
     return item;
   }
@@ -154,6 +195,9 @@ export class SessionList {
   private updateItem(item: Item, s: SessionView): void {
     item.view = s;
     const exited = s.state !== 'running';
+    item.control.hidden = exited || !this.opts.mayControl();
+    item.watch.hidden = exited;
+    item.kill.hidden = exited || !this.opts.mayAdmin();
     item.state.textContent = exited && s.exit_code !== null ? `${s.state} (${s.exit_code})` : s.state;
     item.state.dataset['state'] = s.state;
     item.li.dataset['state'] = s.state;

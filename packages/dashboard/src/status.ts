@@ -7,6 +7,10 @@ export class StatusLine {
     this.el.dataset['kind'] = kind;
   }
 
+  get text(): string {
+    return this.el.textContent ?? '';
+  }
+
   clear(): void {
     this.el.textContent = '';
     delete this.el.dataset['kind'];

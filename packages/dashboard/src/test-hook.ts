@@ -4,9 +4,11 @@
  * page's own script could not already do.
  */
 import type { Pane } from './pane';
+import type { RecordingView } from './recording-view';
 
 export interface DashboardProbe {
   readonly panes: readonly Pane[];
+  readonly recordings: readonly RecordingView[];
   readonly toasts: readonly string[];
 }
 

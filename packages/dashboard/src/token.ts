@@ -4,24 +4,16 @@
  * which the server refuses for tokens anyway. It lives in sessionStorage — per tab, gone when the
  * tab closes — and is wiped from the address bar right after it is read.
  */
-const KEY = 'ptyws.token';
+import { parsePaneRefs, type PaneRef } from './url-state';
 
-/** A session to open straight away, from `#session=…&instance=…&role=observer`. */
-export interface OpenRequest {
-  sessionId: string;
-  instanceId: string | undefined;
-  role: 'controller' | 'observer' | undefined;
-}
+const KEY = 'ptyws.token';
 
 export interface LocationParams {
   token: string | undefined;
-  open: OpenRequest | undefined;
+  /** Panes to open, from `#session=…&instance=…&role=observer` (url-state.ts). */
+  panes: PaneRef[];
   /** A `?token=` was present: ignored (and removed), the operator should be told why. */
   queryTokenIgnored: boolean;
-}
-
-function roleParam(v: string | null): OpenRequest['role'] {
-  return v === 'observer' || v === 'controller' ? v : undefined;
 }
 
 /** Reads token and open request from the fragment, then scrubs token material from the URL. */
@@ -29,10 +21,7 @@ export function readLocation(loc: Location, history: History): LocationParams {
   const frag = new URLSearchParams(loc.hash.replace(/^#/, ''));
   const query = new URLSearchParams(loc.search);
   const token = frag.get('token')?.trim() || undefined;
-  const sessionId = frag.get('session')?.trim() || undefined;
-  const open: OpenRequest | undefined = sessionId
-    ? { sessionId, instanceId: frag.get('instance')?.trim() || undefined, role: roleParam(frag.get('role')) }
-    : undefined;
+  const panes = parsePaneRefs(loc.hash);
   const queryTokenIgnored = query.has('token');
   if (token !== undefined || queryTokenIgnored) {
     frag.delete('token');
@@ -41,7 +30,7 @@ export function readLocation(loc: Location, history: History): LocationParams {
     const f = frag.toString();
     history.replaceState(history.state, '', `${loc.pathname}${q ? `?${q}` : ''}${f ? `#${f}` : ''}`);
   }
-  return { token, open, queryTokenIgnored };
+  return { token, panes, queryTokenIgnored };
 }
 
 export function loadToken(): string | undefined {

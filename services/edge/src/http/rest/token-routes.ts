@@ -4,6 +4,7 @@ import { MAX_TTL_S, fieldError, type AdminOperations } from '../../admin/admin-o
 import { sendJson } from '../respond';
 import { asObject, optInt, optString, rejectUnknown } from './body';
 import { notFound, type Route } from './route';
+import { canControl, canObserve, isAdmin } from '../../auth';
 
 const TOKEN_FIELDS = new Set(['scopes', 'instance_id', 'session_id', 'ttl_seconds', 'label']);
 
@@ -20,8 +21,22 @@ const tokenView = (t: TokenRecord) => ({
   revoked_at: t.revokedAt ? new Date(t.revokedAt).toISOString() : null,
 });
 
-/** `/api/v1/tokens`: issue, list, revoke. */
+/** `/api/v1/tokens`: issue, list, revoke; `/api/v1/whoami`: what the caller's own token may do. */
 export function mountTokenRoutes(route: Route, admin: AdminOperations): void {
+  // Any authenticated caller: a client (the dashboard) shows only the actions its token allows.
+  route('get', '/api/v1/whoami', 0, false, (r, _req, { principal: p }) => {
+    sendJson(r, 200, {
+      principal_id: p.id,
+      kind: p.kind ?? 'token',
+      scopes: [...p.scopes].sort(),
+      instance_id: p.instanceId ?? null,
+      session_id: p.sessionId ?? null,
+      expires_at: p.expiresAt ? new Date(p.expiresAt).toISOString() : null,
+      may: { observe: canObserve(p), control: canControl(p), admin: isAdmin(p) },
+    });
+    return Promise.resolve();
+  });
+
   route('post', '/api/v1/tokens', 0, true, async (r, req, caller) => {
     const b = asObject(await req.body);
     rejectUnknown(b, TOKEN_FIELDS);
