@@ -72,6 +72,18 @@ export function screenshotPath(name: string): string {
   return join(ARTIFACTS, name);
 }
 
+/**
+ * Where a screenshot shown in the dashboard's README goes: packages/dashboard/docs/ when
+ * PTYWS_UPDATE_SCREENSHOTS=1 (refresh them after a UI change and commit), else beside the other
+ * artifacts, so an ordinary test run leaves the work tree as it was.
+ */
+export function docsScreenshotPath(name: string): string {
+  if (process.env['PTYWS_UPDATE_SCREENSHOTS'] !== '1') return screenshotPath(name);
+  const docs = join(ROOT, 'packages', 'dashboard', 'docs');
+  mkdirSync(docs, { recursive: true });
+  return join(docs, name);
+}
+
 /** A TCP proxy in front of the edge that can cut every connection and refuse new ones. */
 export class DropProxy {
   private readonly sockets = new Set<Socket>();

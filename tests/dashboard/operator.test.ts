@@ -4,8 +4,6 @@
  * offered only what it may do, messages say what happened, and phones get the terminal first with
  * a key bar. Takes the README's screenshots (packages/dashboard/docs/).
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   TestClient,
@@ -19,12 +17,10 @@ import {
   waitUntil,
   type TestServer,
 } from '@pty-ws/testkit';
-import { ROOT, ensureDashboardBuilt, launchBrowser, watchPage, type Browser } from './harness';
+import { docsScreenshotPath, ensureDashboardBuilt, launchBrowser, watchPage, type Browser } from './harness';
 import { screenOf, snap, typeInto, waitLive, type ProbeWindow } from './probe';
 
 jest.setTimeout(90_000);
-
-const DOCS = join(ROOT, 'packages', 'dashboard', 'docs');
 
 let server: TestServer;
 let browser: Browser;
@@ -55,7 +51,6 @@ async function waitText(page: Page, selector: string, re: RegExp): Promise<void>
 
 beforeAll(async () => {
   ensureDashboardBuilt();
-  mkdirSync(DOCS, { recursive: true });
   server = await startTestServer();
   // bash, not dash: the key bar's arrows need line editing.
   const bash = ['/bin/bash', '--norc', '--noprofile'];
@@ -245,7 +240,7 @@ test('desktop screenshot: a controller and an observer pane', async () => {
   await typeInto(page, 'echo "hello from the dashboard"; ls /');
   await waitUntil(async () => /^hello from the dashboard$/m.test(await screenOf(page)), 5000, 'output on screen');
   await delay(400);
-  await page.screenshot({ path: join(DOCS, 'desktop.png') });
+  await page.screenshot({ path: docsScreenshotPath('desktop.png') });
   await page.close();
 });
 
@@ -277,7 +272,7 @@ test('a phone gets the terminal first, explicit roles, a key bar for controllers
   );
   expect((await snap(page))?.cols).toBe(80);
   expect(await page.locator('.key-bar').first().isVisible()).toBe(false);
-  await page.screenshot({ path: join(DOCS, 'phone-observer.png') });
+  await page.screenshot({ path: docsScreenshotPath('phone-observer.png') });
   await page
     .locator('.pane')
     .first()
@@ -298,7 +293,7 @@ test('a phone gets the terminal first, explicit roles, a key bar for controllers
   await page.keyboard.press('Enter');
   await waitUntil(async () => /^a-Xb$/m.test(await screenOf(page)), 5000, 'arrow key moved the cursor');
   await page.evaluate(() => window.scrollTo(0, 0)); // clicks and typing may have scrolled the page
-  await page.screenshot({ path: join(DOCS, 'phone-controller.png') });
+  await page.screenshot({ path: docsScreenshotPath('phone-controller.png') });
   await page.close();
 });
 

@@ -5,15 +5,12 @@
  * tokens.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createSession, http, isRecord, startTestServer, waitUntil, type TestServer } from '@pty-ws/testkit';
-import { ROOT, ensureDashboardBuilt, launchBrowser, watchPage, type Browser } from './harness';
+import { docsScreenshotPath, ensureDashboardBuilt, launchBrowser, watchPage, type Browser } from './harness';
 import type { ProbeWindow } from './probe';
 
 jest.setTimeout(60_000);
-
-const DOCS = join(ROOT, 'packages', 'dashboard', 'docs');
 
 let server: TestServer;
 let browser: Browser;
@@ -74,10 +71,10 @@ test('the slider rewinds, search jumps to the match and selects it', async () =>
   await waitUntil(async () => (await recording())?.selection === 'needle', 8000, 'the match selected');
   expect(await page.locator('.rec-found').textContent()).toBe('Match 1 of 1');
   expect((await recording())?.screen).not.toContain('last-line');
-  await page.screenshot({ path: join(DOCS, 'recording.png') });
+  await page.screenshot({ path: docsScreenshotPath('recording.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.locator('.pane--recording').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(DOCS, 'phone-recording.png') });
+  await page.screenshot({ path: docsScreenshotPath('phone-recording.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
