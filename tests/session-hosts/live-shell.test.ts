@@ -131,6 +131,18 @@ describe.each(shells)('live shell: %s', (_name, body) => {
     await screenShows(observer, /echo live_\$\(\(20\+22\)\)/);
   });
 
+  it('output without a final newline keeps its last line', async () => {
+    expect(artifact(await run(ctl, 'echo -n abc'))).toBe('abc');
+    expect(artifact(await run(ctl, "printf 'a\\nb'"))).toBe('a\nb');
+    expect(artifact(await run(ctl, 'printf "\\033[31mred\\033[0m no newline"'))).toBe('red no newline');
+    expect(artifact(await run(ctl, 'echo one; echo two'))).toBe('one\ntwo\n');
+  });
+
+  it('a line redrawn with \\r keeps what it shows last', async () => {
+    const t = await run(ctl, "printf 'step 1/3\\rstep 2/3\\rdone    \\n'; printf 'tail'");
+    expect(artifact(t).replace(/ +$/gm, '')).toBe('done\ntail');
+  });
+
   it('cancel sends Ctrl-C: the task is CANCELED and the shell stays usable', async () => {
     const from = ctl.mark();
     const accepted = await ctl.request('SendStreamingMessage', { message: message('sleep 30') });

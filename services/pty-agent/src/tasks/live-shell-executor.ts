@@ -2,6 +2,7 @@ import type { PtyProcess } from '@pty-ws/ports';
 import { foregroundJobOf } from '../shell/foreground';
 import { ShellMarkParser, type ShellMark } from '../shell/shell-marks';
 import type { CommandResult, RunningCommand, TaskExecutor } from './task-executor';
+import { hasVisibleText, terminalText, withoutEolMark } from './terminal-text';
 
 export interface LiveShellOptions {
   /** A typed command is interrupted (Ctrl-C) and the task FAILED after this long. */
@@ -37,6 +38,8 @@ const TAIL_MAX_MS = 1000;
  * longer costs nothing when the redraw comes.
  */
 const MULTIPLEXED_TAIL_MAX_MS = 4000;
+/** Output kept while no task runs, to learn the prompt a multiplexer drew (only its last line counts). */
+const IDLE_KEEP = 4096;
 const CTRL_C = Uint8Array.of(0x03);
 const CR = Uint8Array.of(0x0d);
 /**
@@ -53,21 +56,11 @@ const CLEAR_LINE = {
 
 export type LiveShellKind = keyof typeof CLEAR_LINE;
 
-const ESCAPES =
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOc]/g;
-
-/** The visible text of terminal output: escape sequences removed, line ends normalized. */
-export function terminalText(raw: string): string {
-  return raw.replace(ESCAPES, '').replace(/\r+\n/g, '\n').replace(/\r/g, '');
-}
-
-function hasVisibleText(chunk: Buffer): boolean {
-  return terminalText(chunk.toString('latin1')).trim().length > 0;
-}
-
 type ShellState = 'unknown' | 'prompt' | 'busy';
 
 interface Typed {
+  /** The typed line's first line, as its echo shows it. */
+  line: string;
   /** Output from typing the line up to the D mark. */
   chunks: Buffer[];
   /** Index into chunks where the C mark came; undefined when the shell reports none. */
@@ -101,6 +94,10 @@ export class LiveShellExecutor implements TaskExecutor {
   private typed: Typed | undefined;
   private queue: Promise<void> = Promise.resolve();
   private readonly wakers = new Set<() => void>();
+  /** Multiplexed: the prompt line as last drawn, to tell it from an unterminated last output line. */
+  private promptLine: string | undefined;
+  /** Multiplexed: output since the last A mark while no task ran (the prompt being drawn). */
+  private idle = '';
 
   constructor(
     private readonly proc: PtyProcess,
@@ -213,6 +210,7 @@ export class LiveShellExecutor implements TaskExecutor {
       timer.unref();
       let settle: NodeJS.Timeout | undefined;
       const typed: Typed = {
+        line: command.split('\n')[0]!.trim(),
         chunks: [],
         startAt: undefined,
         ended: undefined,
@@ -254,29 +252,62 @@ export class LiveShellExecutor implements TaskExecutor {
     });
   }
 
-  /**
-   * What the command printed: from its C mark (else from after the echo of the typed line) to
-   * the next prompt, which is the last, unterminated line and is left out.
-   */
+  /** What the command printed, without the typed line's echo and the next prompt. */
   private artifact(typed: Typed): { output: string; truncated: boolean } {
-    const started = typed.startAt !== undefined;
-    const body = Buffer.concat([...typed.chunks.slice(typed.startAt ?? 0), ...typed.tail]);
-    let text = terminalText(body.toString('utf8'));
-    // Without a C mark the typed line's echo comes first. With one, the echo normally ends (its
-    // newline) before C; a multiplexer may draw it after C, as marks are sent at once and text at
-    // the next redraw. Either way, when the echo has not ended before the output starts, the
-    // first line is (the rest of) the echo.
-    const echoEnded = started && typed.chunks.slice(0, typed.startAt).some((c) => c.includes(0x0a));
-    if (!echoEnded) {
-      const nl = text.indexOf('\n');
-      text = nl < 0 ? '' : text.slice(nl + 1);
-    }
-    if (!text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
-    // zsh's PROMPT_SP pads a line with spaces before the prompt; a multiplexer redraws it as a line.
-    text = text.replace(/(?:^|(?<=\n)) +\n$/, '');
+    const text = this.opts.multiplexed ? this.multiplexedOutput(typed) : this.directOutput(typed);
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length <= this.opts.outputLimit) return { output: text, truncated: false };
     return { output: bytes.subarray(bytes.length - this.opts.outputLimit).toString('utf8'), truncated: true };
+  }
+
+  /**
+   * Straight from the shell, the output is exactly what came between the C mark (else the typed
+   * line's echo) and the D mark, whether or not it ends with a newline.
+   */
+  private directOutput(typed: Typed): string {
+    const started = typed.startAt !== undefined;
+    // zsh draws its end-of-line mark before it runs the hook that sends D.
+    const { raw } = withoutEolMark(Buffer.concat(typed.chunks.slice(typed.startAt ?? 0)).toString('utf8'));
+    const text = terminalText(raw);
+    const echoEnded = started && typed.chunks.slice(0, typed.startAt).some((c) => c.includes(0x0a));
+    return echoEnded ? text : afterFirstLine(text);
+  }
+
+  /**
+   * Through a multiplexer the marks come at once and the text at its next redraw, so the output
+   * runs on into the next prompt: the last line is the prompt, after any unterminated output.
+   */
+  private multiplexedOutput(typed: Typed): string {
+    const started = typed.startAt !== undefined;
+    const { raw, unterminated } = withoutEolMark(Buffer.concat([...typed.chunks, ...typed.tail]).toString('utf8'));
+    let text = terminalText(raw, true);
+    // The marks do not tell where the typed line's echo ends (its newline may be drawn after C, or
+    // as a cursor move): the output starts after the first line that shows the typed line.
+    const lines = text.split('\n');
+    const echo = lines.findIndex((l) => l.includes(typed.line));
+    if (echo >= 0) text = lines.slice(echo + 1).join('\n');
+    else {
+      // Drawn in pieces: fall back on the marks. Without a C mark the echo comes first; with one,
+      // it has ended before C when a newline came before C.
+      const fromC = withoutEolMark(
+        Buffer.concat([...typed.chunks.slice(typed.startAt ?? 0), ...typed.tail]).toString('utf8'),
+      );
+      text = terminalText(fromC.raw, true);
+      const echoEnded = started && typed.chunks.slice(0, typed.startAt).some((c) => c.includes(0x0a));
+      if (!echoEnded) text = afterFirstLine(text);
+    }
+    const cut = text.lastIndexOf('\n') + 1;
+    const lastLine = text.slice(cut);
+    if (this.promptLine && lastLine.endsWith(this.promptLine)) {
+      text = text.slice(0, text.length - this.promptLine.length);
+    } else {
+      // A prompt not seen before (it shows the directory, say): all of the last line is taken for it.
+      if (lastLine.trim()) this.promptLine = lastLine;
+      text = text.slice(0, cut);
+    }
+    // zsh's PROMPT_SP pads a line with spaces before the prompt; a multiplexer redraws it as a line.
+    text = text.replace(/(?:^|(?<=\n)) +\n$/, '');
+    return unterminated ? text.replace(/ *\n$/, '') : text;
   }
 
   private write(data: Uint8Array): void {
@@ -290,7 +321,8 @@ export class LiveShellExecutor implements TaskExecutor {
   private onData(data: Uint8Array): void {
     for (const seg of this.parser.push(data)) {
       if ('mark' in seg) this.onMark(seg.mark);
-      else if (this.typed) {
+      else if (!this.typed) this.learnPrompt(seg.text);
+      else {
         this.typed.lastDataAt = Date.now();
         // Only visible text counts as the prompt being drawn: a multiplexer's redraw starts with a
         // chunk of mode and cursor escapes alone, and the command's output may still follow it.
@@ -304,6 +336,7 @@ export class LiveShellExecutor implements TaskExecutor {
     this.marked = true;
     if (mark.kind === 'A') {
       this.state = 'prompt';
+      this.idle = '';
       this.wake();
     } else if (mark.kind === 'C') {
       this.state = 'busy';
@@ -316,7 +349,22 @@ export class LiveShellExecutor implements TaskExecutor {
     }
   }
 
+  /** Multiplexed, between tasks: the last line drawn after the prompt's A mark is the prompt. */
+  private learnPrompt(text: Buffer): void {
+    if (!this.opts.multiplexed || this.state !== 'prompt') return;
+    this.idle = (this.idle + text.toString('utf8')).slice(-IDLE_KEEP);
+    const shown = terminalText(withoutEolMark(this.idle).raw, true);
+    const line = shown.slice(shown.lastIndexOf('\n') + 1);
+    if (line.trim()) this.promptLine = line;
+  }
+
   private wake(): void {
     for (const w of [...this.wakers]) w();
   }
+}
+
+/** The text after its first line (the typed line's echo); empty when it has only that line. */
+function afterFirstLine(text: string): string {
+  const nl = text.indexOf('\n');
+  return nl < 0 ? '' : text.slice(nl + 1);
 }
