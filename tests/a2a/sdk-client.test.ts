@@ -95,20 +95,26 @@ describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over 
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
-  it('sendMessageStream yields the task, its updates and the output artifact', async () => {
+  it('sendMessageStream yields the task, its updates, the output as it came and the whole artifact', async () => {
     const cases: string[] = [];
+    let streamed = '';
     let output = '';
     for await (const event of client.sendMessageStream(request('echo sdk-stream'))) {
       const p = event.payload;
       if (!p) continue;
       cases.push(p.$case);
       if (p.$case === 'artifactUpdate') {
-        output += p.value.artifact?.parts.map((x) => (x.content?.$case === 'text' ? x.content.value : '')).join('');
+        const text = p.value.artifact?.parts.map((x) => (x.content?.$case === 'text' ? x.content.value : '')).join('');
+        // Chunks append while the task runs; the last chunk is the whole artifact.
+        if (p.value.append) streamed += text;
+        else output = text ?? '';
+        if (!p.value.append) expect(p.value.lastChunk).toBe(true);
       }
       if (p.$case === 'statusUpdate') expect(p.value.status?.state).not.toBe(-1);
     }
-    expect(cases).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
-    expect(output).toContain('sdk-stream');
+    expect(cases).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(streamed).toBe('sdk-stream\n');
+    expect(output).toBe('sdk-stream\n');
   });
 
   it('push notification configs round-trip', async () => {

@@ -17,6 +17,8 @@ import { INSTALLED, privateAgent, useServer } from './support';
 jest.retryTimes(2, { logErrorsBeforeRetry: true });
 
 const agent = privateAgent();
+const gateDir = mkdtempSync('/tmp/pwgate-');
+afterAll(() => rmSync(gateDir, { recursive: true, force: true }));
 const ctx = useServer({ stateDir: agent.stateDir, agentId: agent.agentId, taskTimeoutS: 20 }, agent.cleanup);
 const PATH_ENV = process.env['PATH'] ?? '/usr/bin:/bin';
 /** Debian's zsh (.ci/apt-packages.txt). */
@@ -141,6 +143,30 @@ describe.each(shells)('live shell: %s', (_name, body) => {
   it('a line redrawn with \\r keeps what it shows last', async () => {
     const t = await run(ctl, "printf 'step 1/3\\rstep 2/3\\rdone    \\n'; printf 'tail'");
     expect(artifact(t).replace(/ +$/gm, '')).toBe('done\ntail');
+  });
+
+  it('the output streams to the task subscriber while the command runs', async () => {
+    const gate = path.join(gateDir, newId());
+    const from = ctl.mark();
+    const accepted = await ctl.request('SendStreamingMessage', {
+      message: message(`echo early_$((1+1)); while [ ! -e ${gate} ]; do sleep 0.05; done; echo late_$((1+2))`),
+    });
+    const taskId = (accepted.payload as { task_id: string }).task_id;
+    await ctl.waitFor(
+      (r) => r.type === 'json' && r.frame.op === 'TaskArtifactUpdate' && JSON.stringify(r.frame).includes('early_2'),
+      8000,
+      from,
+    );
+    // The command waits for the gate: the chunk came while the task was running.
+    const running = await ctl.request('GetTask', { task_id: taskId });
+    expect((running.payload as { task: Task }).task.status.state).toBe('WORKING');
+    writeFileSync(gate, '');
+    const done = await ctl.waitFor(
+      (r) => is.taskUpdate(taskId)(r) && taskUpdateOf(r)?.task.status.state === 'COMPLETED',
+      10_000,
+      from,
+    );
+    expect(artifact(taskUpdateOf(done)!.task)).toBe('early_2\nlate_3\n');
   });
 
   it('cancel sends Ctrl-C: the task is CANCELED and the shell stays usable', async () => {

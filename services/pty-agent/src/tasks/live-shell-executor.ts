@@ -1,8 +1,9 @@
+import { StringDecoder } from 'node:string_decoder';
 import type { PtyProcess } from '@pty-ws/ports';
 import { foregroundJobOf } from '../shell/foreground';
 import { ShellMarkParser, type ShellMark } from '../shell/shell-marks';
-import type { CommandResult, RunningCommand, TaskExecutor } from './task-executor';
-import { hasVisibleText, terminalText, withoutEolMark } from './terminal-text';
+import type { CommandResult, RunOptions, RunningCommand, TaskExecutor } from './task-executor';
+import { hasVisibleText, terminalText, withoutEolMark, type TextState } from './terminal-text';
 
 export interface LiveShellOptions {
   /** A typed command is interrupted (Ctrl-C) and the task FAILED after this long. */
@@ -71,6 +72,10 @@ interface Typed {
   /** Text arrived after the A mark that followed D: the next prompt is being drawn. */
   promptDrawn: boolean;
   lastDataAt: number;
+  /** Told the output's text as it comes (from C, or the echo's end, to D). */
+  onOutput: ((text: string) => void) | undefined;
+  /** Where the streamed text left off (a multiplexer's cursor moves span chunks). */
+  streamed: TextState & { echoed?: boolean; decoder: StringDecoder };
   /** The D mark: the command ended; completion follows once its output has settled. */
   end(exitCode: number | null): void;
   /** Completes the task now (settled, interrupted without an answer, or the session closed). */
@@ -115,7 +120,7 @@ export class LiveShellExecutor implements TaskExecutor {
     });
   }
 
-  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand {
+  run(command: string, opts: RunOptions): RunningCommand {
     if (!this.integrated) return this.fallback.run(command, opts);
     let canceled = false;
     let timedOut = false;
@@ -136,6 +141,7 @@ export class LiveShellExecutor implements TaskExecutor {
         }
         const { exitCode, output, truncated } = await this.type(
           command,
+          opts.onOutput,
           (fn) => (interrupt = fn),
           () => {
             timedOut = true;
@@ -177,6 +183,7 @@ export class LiveShellExecutor implements TaskExecutor {
 
   private type(
     command: string,
+    onOutput: ((text: string) => void) | undefined,
     setInterrupt: (fn: () => void) => void,
     onTimeout: () => void,
   ): Promise<{ exitCode: number | null; output: string; truncated: boolean }> {
@@ -217,6 +224,8 @@ export class LiveShellExecutor implements TaskExecutor {
         tail: [],
         promptDrawn: false,
         lastDataAt: Date.now(),
+        onOutput,
+        streamed: { decoder: new StringDecoder('utf8') },
         end: (exitCode) => {
           if (typed.ended) return;
           typed.ended = { exitCode };
@@ -284,7 +293,7 @@ export class LiveShellExecutor implements TaskExecutor {
     // The marks do not tell where the typed line's echo ends (its newline may be drawn after C, or
     // as a cursor move): the output starts after the first line that shows the typed line.
     const lines = text.split('\n');
-    const echo = lines.findIndex((l) => l.includes(typed.line));
+    const echo = echoEnd(lines, typed.line);
     if (echo >= 0) text = lines.slice(echo + 1).join('\n');
     else {
       // Drawn in pieces: fall back on the marks. Without a C mark the echo comes first; with one,
@@ -307,7 +316,8 @@ export class LiveShellExecutor implements TaskExecutor {
     }
     // zsh's PROMPT_SP pads a line with spaces before the prompt; a multiplexer redraws it as a line.
     text = text.replace(/(?:^|(?<=\n)) +\n$/, '');
-    return unterminated ? text.replace(/ *\n$/, '') : text;
+    // Redrawn, the padding may leave more than one line end: none of them is output.
+    return unterminated ? text.replace(/(?: *\n)+$/, '') : text;
   }
 
   private write(data: Uint8Array): void {
@@ -328,6 +338,7 @@ export class LiveShellExecutor implements TaskExecutor {
         // chunk of mode and cursor escapes alone, and the command's output may still follow it.
         if (this.typed.ended && this.state === 'prompt' && hasVisibleText(seg.text)) this.typed.promptDrawn = true;
         (this.typed.ended ? this.typed.tail : this.typed.chunks).push(seg.text);
+        if (!this.typed.ended) this.stream(this.typed, seg.text);
       }
     }
   }
@@ -349,6 +360,23 @@ export class LiveShellExecutor implements TaskExecutor {
     }
   }
 
+  /**
+   * Tells the output as it comes: after the C mark, or without one after the echo's newline.
+   * Through a multiplexer the echo may still be drawn after C; the final artifact leaves it out.
+   */
+  private stream(typed: Typed, text: Buffer): void {
+    if (!typed.onOutput) return;
+    let raw = typed.streamed.decoder.write(text);
+    if (typed.startAt === undefined && !typed.streamed.echoed) {
+      const nl = raw.indexOf('\n');
+      if (nl < 0) return;
+      typed.streamed.echoed = true;
+      raw = raw.slice(nl + 1);
+    }
+    const shown = terminalText(raw, this.opts.multiplexed === true, typed.streamed);
+    if (shown) typed.onOutput(shown);
+  }
+
   /** Multiplexed, between tasks: the last line drawn after the prompt's A mark is the prompt. */
   private learnPrompt(text: Buffer): void {
     if (!this.opts.multiplexed || this.state !== 'prompt') return;
@@ -367,4 +395,22 @@ export class LiveShellExecutor implements TaskExecutor {
 function afterFirstLine(text: string): string {
   const nl = text.indexOf('\n');
   return nl < 0 ? '' : text.slice(nl + 1);
+}
+
+/** Lines searched for the typed line's echo: it is drawn before the output. */
+const ECHO_SEARCH_LINES = 50;
+
+/**
+ * The index of the line where the typed line's echo ends, or -1: the first run of lines that
+ * shows the typed line, wrapped over as many rows as it takes.
+ */
+function echoEnd(lines: string[], typed: string): number {
+  for (let i = 0; i < Math.min(lines.length, ECHO_SEARCH_LINES); i++) {
+    let joined = '';
+    for (let k = i; k < lines.length && joined.length < typed.length + 256; k++) {
+      joined += lines[k];
+      if (joined.includes(typed)) return k;
+    }
+  }
+  return -1;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { sessionCommand } from '../hosts/session-command';
 import type { SessionIdentity } from '../hosts/session-identity';
 
@@ -16,9 +17,16 @@ export interface RunningCommand {
   cancel(): void;
 }
 
+export interface RunOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** Told the command's output (its visible text) as it comes, to stream it while the task runs. */
+  onOutput?: (text: string) => void;
+}
+
 /** What runs an A2A task. Pluggable so a session can run tasks elsewhere (e.g. in its live shell). */
 export interface TaskExecutor {
-  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand;
+  run(command: string, opts: RunOptions): RunningCommand;
 }
 
 /**
@@ -35,7 +43,7 @@ export class ShellTaskExecutor implements TaskExecutor {
     private readonly identity?: SessionIdentity,
   ) {}
 
-  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand {
+  run(command: string, opts: RunOptions): RunningCommand {
     let child: ChildProcess;
     let canceled = false;
     let timedOut = false;
@@ -84,8 +92,14 @@ export class ShellTaskExecutor implements TaskExecutor {
           }
         }
       };
-      child.stdout?.on('data', keep);
-      child.stderr?.on('data', keep);
+      // One decoder per stream: a character split across reads is told once it is whole.
+      const streamed = (decoder: StringDecoder) => (b: Buffer) => {
+        keep(b);
+        const text = decoder.write(b);
+        if (text) opts.onOutput?.(text);
+      };
+      child.stdout?.on('data', streamed(new StringDecoder('utf8')));
+      child.stderr?.on('data', streamed(new StringDecoder('utf8')));
       child.on('error', (err) => {
         keep(Buffer.from(`\n${err.message}\n`));
         finish(null, null);

@@ -11,9 +11,11 @@ import {
   type TaskState,
   type TaskStatusUpdateEvent,
 } from '@pty-ws/protocol';
+import type { TaskArtifactUpdateEvent } from '@pty-ws/a2a';
 import type { TaskRecord, TaskStore } from '@pty-ws/ports';
 import { globalTracer, inSpan, logTraceId, startRequestSpan, type Tracer } from '@pty-ws/telemetry';
 import type { Sequencer } from '../session/sequencer';
+import { OutputStream } from './output-stream';
 import type { RunningCommand, TaskExecutor } from './task-executor';
 
 export interface TaskContext {
@@ -36,6 +38,8 @@ export interface TaskServiceOptions {
   onUpdate?: (update: { task: Task; delta: TaskStatusUpdateEvent }) => void;
   /** `task.execute` spans (the command's run and its final transition); default the global provider. */
   tracer?: Tracer;
+  /** The most characters one streamed output chunk carries (default 65536). */
+  chunkChars?: number;
 }
 
 /**
@@ -52,6 +56,7 @@ export class TaskService {
   private readonly logger: TaskServiceOptions['logger'];
   private readonly onUpdate: TaskServiceOptions['onUpdate'];
   private readonly tracer: Tracer;
+  private readonly chunkChars: number;
 
   constructor(opts: TaskServiceOptions) {
     this.store = opts.store;
@@ -59,6 +64,7 @@ export class TaskService {
     this.logger = opts.logger;
     this.onUpdate = opts.onUpdate;
     this.tracer = opts.tracer ?? globalTracer('@pty-ws/pty-agent');
+    this.chunkChars = opts.chunkChars ?? 65_536;
   }
 
   /** Creates the task, starts it, and resolves with the snapshot once it reached a final state. */
@@ -80,6 +86,8 @@ export class TaskService {
 
   /** Commands of created tasks that have not been run yet. */
   private readonly pending = new Map<string, string>();
+  /** The creating connection's service parameters of created tasks, for their output frames. */
+  private readonly parameters = new Map<string, ServiceParameters>();
 
   /**
    * Persists the task as SUBMITTED and emits nothing yet: SendStreamingMessage acknowledges a task
@@ -119,6 +127,7 @@ export class TaskService {
     };
     await this.store.insert(record);
     this.pending.set(taskId, command);
+    if (serviceParameters) this.parameters.set(taskId, serviceParameters);
     return record.task;
   }
 
@@ -132,7 +141,13 @@ export class TaskService {
     this.pending.delete(taskId);
     const working = await this.transition(ctx, taskId, 'WORKING');
     if (working.status.state !== 'WORKING') return { task: working, done: Promise.resolve(working) }; // canceled first
-    const run = (ctx.executor ?? this.executor).run(command, { cwd: ctx.cwd, env: ctx.env });
+    const artifactId = newId();
+    const output = this.outputStream(ctx, working, artifactId);
+    const run = (ctx.executor ?? this.executor).run(command, {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      onOutput: (text) => output.push(text),
+    });
     this.running.set(taskId, run);
     // The command outlives the request that started it: its own span, child of that request's,
     // covers the run and the final transition (whose store writes become its children).
@@ -141,6 +156,7 @@ export class TaskService {
     });
     const done = inSpan(span, async () => {
       const result = await run.result;
+      output.close(); // the last chunk is sequenced before the final status
       this.running.delete(taskId);
       span.setAttribute('ptyws.exit_code', result.exitCode ?? -1);
       if (result.canceled) return (await this.store.get(taskId))!.task;
@@ -153,11 +169,35 @@ export class TaskService {
           : `terminated by ${result.signal ?? 'signal'}`;
       return this.transition(ctx, taskId, state, {
         statusText: `${command}: ${detail}`,
-        artifact: { text: result.output, truncated: result.truncated },
+        artifact: { id: artifactId, text: result.output, truncated: result.truncated },
         metadata: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut },
       });
     });
     return { task: working, done };
+  }
+
+  /**
+   * The running command's output as TaskArtifactUpdate frames (A2A `append: true` chunks of the
+   * artifact the final update completes), for this task's subscribers only.
+   */
+  private outputStream(ctx: TaskContext, working: Task, artifactId: string): OutputStream {
+    const serviceParameters = this.parameters.get(working.id);
+    this.parameters.delete(working.id);
+    return new OutputStream((text, skippedChars) => {
+      const event: TaskArtifactUpdateEvent = {
+        task_id: working.id,
+        context_id: working.context_id,
+        artifact: { artifact_id: artifactId, name: 'output', parts: [{ text }] },
+        append: true,
+        last_chunk: false,
+        ...(skippedChars > 0 ? { metadata: { skipped_chars: skippedChars } } : {}),
+      };
+      ctx.sequencer.event(
+        'TaskArtifactUpdate',
+        { artifact_update: event },
+        { taskId: working.id, ...(serviceParameters ? { serviceParameters } : {}) },
+      );
+    }, this.chunkChars);
   }
 
   async get(sessionId: string, taskId: string, historyLength?: number): Promise<Task> {
@@ -196,6 +236,7 @@ export class TaskService {
     }
     this.running.get(taskId)?.cancel();
     this.pending.delete(taskId); // created but never run: nothing will run it now
+    this.parameters.delete(taskId);
     return this.transition(ctx, taskId, 'CANCELED', { statusText: 'canceled by request' });
   }
 
@@ -213,7 +254,7 @@ export class TaskService {
     state: TaskState,
     extra: {
       statusText?: string;
-      artifact?: { text: string; truncated: boolean };
+      artifact?: { id: string; text: string; truncated: boolean };
       metadata?: Record<string, unknown>;
     } = {},
   ): Promise<Task> {
@@ -240,7 +281,7 @@ export class TaskService {
       if (extra.artifact) {
         task.artifacts = [
           {
-            artifact_id: newId(),
+            artifact_id: extra.artifact.id,
             name: 'output',
             parts: [{ text: extra.artifact.text }],
             metadata: { truncated: extra.artifact.truncated },

@@ -25,7 +25,7 @@ function overwritten(line: string): string {
  * zsh's PROMPT_SP after output without a final newline: a reverse-video % (# for root), padding
  * to the line's end, a return (a multiplexer redraws the padding with a move to the next row).
  */
-const ZSH_EOL_MARK = /\x1b\[7m[%#](?:\x1b\[[0-9;]*m|\x1b\(B)* *(?:\x1b\[\d+;1H *)?[\r\b](?: [\r\b])?/g;
+const ZSH_EOL_MARK = /\x1b\[(?:[0-9;]*;)?7m[%#](?:\x1b\[[0-9;]*m|\x1b\(B)* *(?:\x1b\[\d+;1H *)?[\r\b](?: [\r\b])?/g;
 
 /**
  * The output without zsh's end-of-line marks, and whether one was drawn after text on its line
@@ -41,34 +41,45 @@ export function withoutEolMark(raw: string): { raw: string; unterminated: boolea
   return { raw: stripped, unterminated };
 }
 
+/** Where positioned output left off, to render a stream of it chunk by chunk. */
+export interface TextState {
+  /** The row the text so far ended on. */
+  row?: number;
+  /** The row of the last cursor move, applied when text follows. */
+  movedTo?: number;
+  /** The text so far ended inside a line. */
+  lineOpen?: boolean;
+}
+
 /**
  * The visible text of terminal output: escape sequences removed, line ends normalized, lines
  * redrawn with `\r` kept as last drawn. `positioned` output (a multiplexer's redraws) places its
- * text with cursor moves rather than line feeds: a move to another row starts a new line.
+ * text with cursor moves rather than line feeds: a move to another row starts a new line. `state`
+ * carries the position from one chunk of a stream to the next.
  */
-export function terminalText(raw: string, positioned = false): string {
+export function terminalText(raw: string, positioned = false, state: TextState = {}): string {
   let out = '';
-  let row: number | undefined;
-  let movedTo: number | undefined;
   const put = (text: string): void => {
     if (text.length === 0) return;
-    if (movedTo !== undefined) {
-      if (row !== undefined && movedTo !== row && out.length > 0 && !out.endsWith('\n')) out += '\n';
-      row = movedTo;
-      movedTo = undefined;
+    if (state.movedTo !== undefined) {
+      const lineOpen = out.length > 0 ? !out.endsWith('\n') : state.lineOpen === true;
+      if (state.row !== undefined && state.movedTo !== state.row && lineOpen) out += '\n';
+      state.row = state.movedTo;
+      state.movedTo = undefined;
     }
     out += text;
-    if (row !== undefined) row += text.split('\n').length - 1;
+    if (state.row !== undefined) state.row += text.split('\n').length - 1;
   };
   let last = 0;
   for (const m of raw.matchAll(ESCAPES)) {
     put(raw.slice(last, m.index));
     last = m.index + m[0].length;
     if (positioned && m[2] !== undefined && (m[2] === 'H' || m[2] === 'f')) {
-      movedTo = Number((m[1] ?? '').split(';')[0] || 1);
+      state.movedTo = Number((m[1] ?? '').split(';')[0] || 1);
     }
   }
   put(raw.slice(last));
+  if (out.length > 0) state.lineOpen = !out.endsWith('\n');
   return out.replace(/\r+\n/g, '\n').split('\n').map(overwritten).join('\n');
 }
 
