@@ -3,13 +3,16 @@ import type { PtyProcess } from '@pty-ws/ports';
 import { foregroundJobOf } from '../shell/foreground';
 import { ShellMarkParser, type ShellMark } from '../shell/shell-marks';
 import type { CommandResult, RunOptions, RunningCommand, TaskExecutor } from './task-executor';
+import { HeadTail } from './head-tail';
 import { hasVisibleText, terminalText, withoutEolMark, type TextState } from './terminal-text';
 
 export interface LiveShellOptions {
   /** A typed command is interrupted (Ctrl-C) and the task FAILED after this long. */
   timeoutMs: number;
-  /** Output kept as the task's artifact; the head is dropped first. */
+  /** Output kept as the task's artifact: its start and its end, what lies between is counted. */
   outputLimit: number;
+  /** Of outputLimit, the bytes kept from the output's start (default 0: the end only). */
+  outputHead?: number;
   /** How long a task waits for the shell's prompt; past it a never-marked shell counts as not set up. */
   readyWaitMs?: number;
   /**
@@ -56,6 +59,11 @@ const CLEAR_LINE = {
 } as const;
 
 export type LiveShellKind = keyof typeof CLEAR_LINE;
+
+/** How much of the output the artifact left out. */
+interface Kept {
+  omittedBytes: number;
+}
 
 type ShellState = 'unknown' | 'prompt' | 'busy';
 
@@ -127,8 +135,16 @@ export class LiveShellExecutor implements TaskExecutor {
     let inner: RunningCommand | undefined;
     let interrupt: (() => void) | undefined;
     const result = new Promise<CommandResult>((resolve) => {
-      const ended = (exitCode: number | null, output: string, truncated = false) =>
-        resolve({ exitCode, signal: null, output, truncated, timedOut, canceled });
+      const ended = (exitCode: number | null, output: string, kept?: Kept) =>
+        resolve({
+          exitCode,
+          signal: null,
+          output,
+          truncated: (kept?.omittedBytes ?? 0) > 0,
+          timedOut,
+          canceled,
+          ...(kept ? { omittedBytes: kept.omittedBytes, inTranscript: true } : {}),
+        });
       this.queue = this.queue.then(async () => {
         if (canceled) return ended(null, '');
         if (!(await this.prompt())) {
@@ -139,7 +155,7 @@ export class LiveShellExecutor implements TaskExecutor {
           }
           return ended(null, this.closed ? 'the session has closed' : "the session's shell stayed busy");
         }
-        const { exitCode, output, truncated } = await this.type(
+        const { exitCode, output, omittedBytes } = await this.type(
           command,
           opts.onOutput,
           (fn) => (interrupt = fn),
@@ -147,7 +163,7 @@ export class LiveShellExecutor implements TaskExecutor {
             timedOut = true;
           },
         );
-        ended(exitCode, output, truncated);
+        ended(exitCode, output, { omittedBytes });
       });
     });
     return {
@@ -186,7 +202,7 @@ export class LiveShellExecutor implements TaskExecutor {
     onOutput: ((text: string) => void) | undefined,
     setInterrupt: (fn: () => void) => void,
     onTimeout: () => void,
-  ): Promise<{ exitCode: number | null; output: string; truncated: boolean }> {
+  ): Promise<{ exitCode: number | null } & { output: string } & Kept> {
     return new Promise((resolve) => {
       let finished = false;
       let grace: NodeJS.Timeout | undefined;
@@ -262,11 +278,12 @@ export class LiveShellExecutor implements TaskExecutor {
   }
 
   /** What the command printed, without the typed line's echo and the next prompt. */
-  private artifact(typed: Typed): { output: string; truncated: boolean } {
+  private artifact(typed: Typed): { output: string } & Kept {
     const text = this.opts.multiplexed ? this.multiplexedOutput(typed) : this.directOutput(typed);
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length <= this.opts.outputLimit) return { output: text, truncated: false };
-    return { output: bytes.subarray(bytes.length - this.opts.outputLimit).toString('utf8'), truncated: true };
+    const kept = new HeadTail(this.opts.outputLimit, this.opts.outputHead ?? 0);
+    kept.push(Buffer.from(text, 'utf8'));
+    const { text: output, omittedBytes } = kept.result();
+    return { output, omittedBytes };
   }
 
   /**

@@ -28,6 +28,21 @@ export interface TaskContext {
   executor?: TaskExecutor;
 }
 
+/** The final artifact: the output kept, and when some was left out, how much and where it is. */
+interface ArtifactOutput {
+  id: string;
+  text: string;
+  truncated: boolean;
+  omitted_bytes?: number;
+  /** The session log's sequence range the command printed in (transcript API `from_seq`/`to_seq`). */
+  transcript?: { from_seq: number; to_seq: number };
+}
+
+function metadataOf(artifact: ArtifactOutput): Record<string, unknown> {
+  const { id: _id, text: _text, ...metadata } = artifact;
+  return metadata;
+}
+
 export interface TaskServiceOptions {
   store: TaskStore;
   /** The default (process) executor; also the live shell's fallback. */
@@ -142,6 +157,9 @@ export class TaskService {
     const working = await this.transition(ctx, taskId, 'WORKING');
     if (working.status.state !== 'WORKING') return { task: working, done: Promise.resolve(working) }; // canceled first
     const artifactId = newId();
+    // The session's log from here on holds what the command printed (live shell): the range to
+    // read from the transcript API when the artifact left some of it out.
+    const fromSeq = ctx.sequencer.lastSeq + 1;
     const output = this.outputStream(ctx, working, artifactId);
     const run = (ctx.executor ?? this.executor).run(command, {
       cwd: ctx.cwd,
@@ -169,7 +187,15 @@ export class TaskService {
           : `terminated by ${result.signal ?? 'signal'}`;
       return this.transition(ctx, taskId, state, {
         statusText: `${command}: ${detail}`,
-        artifact: { id: artifactId, text: result.output, truncated: result.truncated },
+        artifact: {
+          id: artifactId,
+          text: result.output,
+          truncated: result.truncated,
+          ...(result.truncated && result.omittedBytes !== undefined ? { omitted_bytes: result.omittedBytes } : {}),
+          ...(result.truncated && result.inTranscript
+            ? { transcript: { from_seq: fromSeq, to_seq: ctx.sequencer.lastSeq } }
+            : {}),
+        },
         metadata: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut },
       });
     });
@@ -254,7 +280,7 @@ export class TaskService {
     state: TaskState,
     extra: {
       statusText?: string;
-      artifact?: { id: string; text: string; truncated: boolean };
+      artifact?: ArtifactOutput;
       metadata?: Record<string, unknown>;
     } = {},
   ): Promise<Task> {
@@ -284,7 +310,7 @@ export class TaskService {
             artifact_id: extra.artifact.id,
             name: 'output',
             parts: [{ text: extra.artifact.text }],
-            metadata: { truncated: extra.artifact.truncated },
+            metadata: { ...metadataOf(extra.artifact) },
           },
         ];
       }
