@@ -117,6 +117,46 @@ describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over 
     expect(output).toBe('sdk-stream\n');
   });
 
+  it('a prompt in a live shell: INPUT_REQUIRED with the prompt, answered by a message to the task', async () => {
+    const live = await ctx().createSession({
+      argv: ['/bin/bash', '--norc', '--noprofile'],
+      env: { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      cols: 80,
+      rows: 24,
+      task_executor: 'live_shell',
+    });
+    const asked = (await client.sendMessage(
+      SendMessageRequest.fromJSON({ message: textMessage('read -p "name? " n; echo hi $n', live.session_id) }),
+    )) as SdkTask;
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const promptText = (asked.status?.message?.parts ?? [])
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('');
+    expect(promptText).toContain('name?');
+    const answered = (await client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { ...textMessage('bob', live.session_id), taskId: asked.id, contextId: asked.contextId },
+      }),
+    )) as SdkTask;
+    expect(answered.id).toBe(asked.id);
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(answered)).toContain('hi bob');
+
+    // A secret typed with the terminal's echo off stays out of the artifact and the history.
+    const secret = (await client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: textMessage('read -s -p "password? " p; echo; echo got ${#p} chars', live.session_id),
+      }),
+    )) as SdkTask;
+    expect(secret.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const typed = (await client.sendMessage(
+      SendMessageRequest.fromJSON({ message: { ...textMessage('hunter2', live.session_id), taskId: secret.id } }),
+    )) as SdkTask;
+    expect(typed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(typed)).toContain('got 7 chars');
+    expect(JSON.stringify(typed)).not.toContain('hunter2');
+  });
+
   it('push notification configs round-trip', async () => {
     const task = (await client.sendMessage(request('echo push'))) as SdkTask;
     const created = await client.createTaskPushNotificationConfig({

@@ -71,6 +71,8 @@ export interface Config {
   taskTimeoutS: number;
   /** PTYWS_TASK_OUTPUT_BYTES, default 65536: task output kept as its artifact (its start and its end). */
   taskOutputBytes: number;
+  /** PTYWS_TASK_INPUT_QUIET_MS, default 1000: quiet output while the command reads the terminal → INPUT_REQUIRED. */
+  taskInputQuietMs: number;
   /** PTYWS_TASK_OUTPUT_HEAD_BYTES, default 8192: of taskOutputBytes, the bytes kept from the output's start. */
   taskOutputHeadBytes: number;
   /** PTYWS_PUSH_ATTEMPTS, default 8: tries per A2A push notification (the first included) before giving up. */

@@ -342,6 +342,13 @@ const SPECS: SpecTable = {
       "Task output kept as its artifact: its start (PTYWS_TASK_OUTPUT_HEAD_BYTES) and its end; what lies between is left out, counted in the artifact's metadata with the transcript range that holds it (live_shell).",
     rule: integer(1, 64 * MIB),
   },
+  taskInputQuietMs: {
+    name: 'PTYWS_TASK_INPUT_QUIET_MS',
+    default: '1000',
+    description:
+      'A live_shell task whose output has been quiet this long while its command reads the terminal becomes INPUT_REQUIRED.',
+    rule: integer(50, 600_000),
+  },
   taskOutputHeadBytes: {
     name: 'PTYWS_TASK_OUTPUT_HEAD_BYTES',
     default: '8192',

@@ -55,6 +55,7 @@ describe('loadConfig defaults', () => {
       taskTimeoutS: 600,
       taskOutputBytes: 65536,
       taskOutputHeadBytes: 8192,
+      taskInputQuietMs: 1000,
       pushAttempts: 8,
       pushBackoffMs: 500,
       pushTimeoutMs: 5000,

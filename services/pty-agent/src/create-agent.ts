@@ -131,6 +131,7 @@ export function createSessionManager(
       timeoutMs: config.taskTimeoutS * 1000,
       outputLimit: config.taskOutputBytes,
       outputHead: config.taskOutputHeadBytes,
+      inputQuietMs: config.taskInputQuietMs,
       // A session user cannot read the state dir: its shells get a copy it can read but not change.
       integrationDir: identity ? sharedShellIntegration() : hosts.paths.shellDir,
     },

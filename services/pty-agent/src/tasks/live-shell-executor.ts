@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { PtyProcess } from '@pty-ws/ports';
 import { foregroundJobOf } from '../shell/foreground';
+import { foregroundReadsTty, terminalEchoes } from '../shell/tty-read';
 import { ShellMarkParser, type ShellMark } from '../shell/shell-marks';
 import type { CommandResult, RunOptions, RunningCommand, TaskExecutor } from './task-executor';
 import { HeadTail } from './head-tail';
@@ -15,6 +16,8 @@ export interface LiveShellOptions {
   outputHead?: number;
   /** How long a task waits for the shell's prompt; past it a never-marked shell counts as not set up. */
   readyWaitMs?: number;
+  /** Output quiet this long while the command reads the terminal: the task asks for input. */
+  inputQuietMs?: number;
   /**
    * The shell runs inside a multiplexer (tmux, screen): its redraws lag the marks by as long as
    * the multiplexer waits to be scheduled, so the output must be quiet for longer.
@@ -23,6 +26,11 @@ export interface LiveShellOptions {
 }
 
 const DEFAULT_READY_WAIT_MS = 10_000;
+const DEFAULT_INPUT_QUIET_MS = 1000;
+/** The foreground's terminal reads are looked at no more often than this. */
+const INPUT_CHECK_MIN_MS = 250;
+/** Lines of output an INPUT_REQUIRED status shows (the prompt and what led to it). */
+const PROMPT_LINES = 5;
 /** After Ctrl-C (cancel, timeout) the shell gets this long to report the command's end. */
 const INTERRUPT_GRACE_MS = 3000;
 const INTERRUPT_REPEAT_MS = 300;
@@ -80,6 +88,8 @@ interface Typed {
   /** Text arrived after the A mark that followed D: the next prompt is being drawn. */
   promptDrawn: boolean;
   lastDataAt: number;
+  /** The command waits for input on the terminal (told through onInputRequired). */
+  waiting: boolean;
   /** Told the output's text as it comes (from C, or the echo's end, to D). */
   onOutput: ((text: string) => void) | undefined;
   /** Where the streamed text left off (a multiplexer's cursor moves span chunks). */
@@ -134,6 +144,7 @@ export class LiveShellExecutor implements TaskExecutor {
     let timedOut = false;
     let inner: RunningCommand | undefined;
     let interrupt: (() => void) | undefined;
+    let input: ((text: string, enter: boolean) => boolean) | undefined;
     const result = new Promise<CommandResult>((resolve) => {
       const ended = (exitCode: number | null, output: string, kept?: Kept) =>
         resolve({
@@ -157,11 +168,12 @@ export class LiveShellExecutor implements TaskExecutor {
         }
         const { exitCode, output, omittedBytes } = await this.type(
           command,
-          opts.onOutput,
+          opts,
           (fn) => (interrupt = fn),
           () => {
             timedOut = true;
           },
+          (fn) => (input = fn),
         );
         ended(exitCode, output, { omittedBytes });
       });
@@ -173,6 +185,8 @@ export class LiveShellExecutor implements TaskExecutor {
         inner?.cancel();
         interrupt?.();
       },
+      input: (text, enter) => input?.(text, enter) ?? false,
+      echoes: () => terminalEchoes(this.proc.pid),
     };
   }
 
@@ -199,9 +213,10 @@ export class LiveShellExecutor implements TaskExecutor {
 
   private type(
     command: string,
-    onOutput: ((text: string) => void) | undefined,
+    opts: RunOptions,
     setInterrupt: (fn: () => void) => void,
     onTimeout: () => void,
+    setInput: (fn: (text: string, enter: boolean) => boolean) => void,
   ): Promise<{ exitCode: number | null } & { output: string } & Kept> {
     return new Promise((resolve) => {
       let finished = false;
@@ -240,7 +255,8 @@ export class LiveShellExecutor implements TaskExecutor {
         tail: [],
         promptDrawn: false,
         lastDataAt: Date.now(),
-        onOutput,
+        onOutput: opts.onOutput,
+        waiting: false,
         streamed: { decoder: new StringDecoder('utf8') },
         end: (exitCode) => {
           if (typed.ended) return;
@@ -263,10 +279,32 @@ export class LiveShellExecutor implements TaskExecutor {
           if (grace) clearTimeout(grace);
           if (again) clearInterval(again);
           if (settle) clearTimeout(settle);
+          clearInterval(inputCheck);
           this.typed = undefined;
           resolve({ exitCode: typed.ended ? typed.ended.exitCode : exitCode, ...this.artifact(typed) });
         },
       };
+      // Quiet output, the shell not back at its prompt and its foreground reading the terminal:
+      // the command asks for input. Straight from the shell only: a multiplexer's own process
+      // is what reads the terminal the agent holds.
+      const quietMs = this.opts.inputQuietMs ?? DEFAULT_INPUT_QUIET_MS;
+      const inputCheck = setInterval(
+        () => {
+          if (typed.ended || typed.waiting || !opts.onInputRequired || this.opts.multiplexed) return;
+          if (Date.now() - typed.lastDataAt < quietMs || !foregroundReadsTty(this.proc.pid)) return;
+          typed.waiting = true;
+          opts.onInputRequired(lastLines(this.directOutput(typed), PROMPT_LINES));
+        },
+        Math.max(INPUT_CHECK_MIN_MS, quietMs / 2),
+      );
+      inputCheck.unref();
+      setInput((text, enter) => {
+        if (finished || typed.ended) return false;
+        typed.waiting = false;
+        typed.lastDataAt = Date.now();
+        this.write(Buffer.from(enter ? `${text}\r` : text, 'utf8'));
+        return true;
+      });
       this.typed = typed;
       this.state = 'busy';
       setInterrupt(interrupt);
@@ -430,4 +468,13 @@ function echoEnd(lines: string[], typed: string): number {
     }
   }
   return -1;
+}
+
+/** The last `n` non-empty lines of a text. */
+function lastLines(text: string, n: number): string {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-n)
+    .join('\n');
 }

@@ -37,7 +37,8 @@ export class OutputStream {
     this.closed = true;
   }
 
-  private flush(): void {
+  /** Emits what is pending now (before a status update that should follow it). */
+  flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed || this.pending.length === 0) return;

@@ -20,6 +20,10 @@ export interface CommandResult {
 export interface RunningCommand {
   result: Promise<CommandResult>;
   cancel(): void;
+  /** Types into a command that waits for input (+ Enter); false when it takes none now. */
+  input?(text: string, enter: boolean): boolean;
+  /** Whether what is typed now would be echoed (false: a password prompt with echo off). */
+  echoes?(): boolean;
 }
 
 export interface RunOptions {
@@ -27,6 +31,8 @@ export interface RunOptions {
   env: Record<string, string>;
   /** Told the command's output (its visible text) as it comes, to stream it while the task runs. */
   onOutput?: (text: string) => void;
+  /** Told when the command waits for input on the terminal, with the last lines it showed. */
+  onInputRequired?: (prompt: string) => void;
 }
 
 /** What runs an A2A task. Pluggable so a session can run tasks elsewhere (e.g. in its live shell). */

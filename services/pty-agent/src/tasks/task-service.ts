@@ -28,6 +28,9 @@ export interface TaskContext {
   executor?: TaskExecutor;
 }
 
+/** What the history shows of an answer typed while the terminal did not echo. */
+const ECHO_OFF_TEXT = '[typed with the terminal echo off]';
+
 /** The final artifact: the output kept, and when some was left out, how much and where it is. */
 interface ArtifactOutput {
   id: string;
@@ -64,6 +67,10 @@ export interface TaskServiceOptions {
  */
 export class TaskService {
   private readonly running = new Map<string, RunningCommand>();
+  /** The final task of each running command, for answers to its requests for input. */
+  private readonly dones = new Map<string, Promise<Task>>();
+  /** Who waits for a running task's next request for input. */
+  private readonly inputWaiters = new Map<string, Set<(task: Task) => void>>();
 
   private readonly store: TaskStore;
   /** The default (process) executor; also the live shell's fallback. */
@@ -84,8 +91,43 @@ export class TaskService {
 
   /** Creates the task, starts it, and resolves with the snapshot once it reached a final state. */
   async send(ctx: TaskContext, message: Message, serviceParameters?: ServiceParameters): Promise<Task> {
+    if (message.task_id) return this.answer(ctx, message);
     const started = await this.start(ctx, message, serviceParameters, undefined);
-    return started.done;
+    return Promise.race([started.done, this.inputRequired(started.task.id)]);
+  }
+
+  /**
+   * A message to a task that waits for input (INPUT_REQUIRED): its text is typed into the
+   * command, with Enter unless `metadata.enter` is false, and the task is WORKING again. Resolves
+   * as `send` does: at the task's end or its next request for input.
+   */
+  private async answer(ctx: TaskContext, message: Message): Promise<Task> {
+    const taskId = message.task_id!;
+    const rec = await this.store.get(taskId);
+    if (!rec || rec.sessionId !== ctx.sessionId) {
+      throw new BindingError('TASK_NOT_FOUND', `task ${taskId} not found in session ${ctx.sessionId}`);
+    }
+    const run = this.running.get(taskId);
+    const done = this.dones.get(taskId);
+    if (rec.task.status.state !== 'INPUT_REQUIRED' || !run?.input || !done) {
+      throw new BindingError('INVALID_REQUEST', `task ${taskId} cannot take further messages`);
+    }
+    const next = this.inputRequired(taskId);
+    // Typed with the terminal's echo off (a password): the history keeps that it was, not what.
+    const parts = run.echoes?.() === false ? [{ text: ECHO_OFF_TEXT }] : message.parts;
+    const userMessage: Message = { ...message, parts, role: 'ROLE_USER', context_id: rec.task.context_id };
+    await this.transition(ctx, taskId, 'WORKING', { history: userMessage });
+    if (!run.input(textOf(message), message.metadata?.['enter'] !== false)) return done;
+    return Promise.race([done, next]);
+  }
+
+  /** Resolves with the task when it next asks for input (never, if it ends first). */
+  private inputRequired(taskId: string): Promise<Task> {
+    return new Promise((resolve) => {
+      const waiters = this.inputWaiters.get(taskId) ?? new Set<(task: Task) => void>();
+      waiters.add(resolve);
+      this.inputWaiters.set(taskId, waiters);
+    });
   }
 
   /** Creates and starts the task; resolves as soon as it is WORKING. */
@@ -165,6 +207,17 @@ export class TaskService {
       cwd: ctx.cwd,
       env: ctx.env,
       onOutput: (text) => output.push(text),
+      onInputRequired: (prompt) => {
+        output.flush(); // the prompt's chunk before the status that quotes it
+        void this.transition(ctx, taskId, 'INPUT_REQUIRED', { statusText: prompt })
+          .then((task) => {
+            if (task.status.state !== 'INPUT_REQUIRED') return;
+            const waiters = this.inputWaiters.get(taskId);
+            this.inputWaiters.delete(taskId);
+            for (const w of waiters ?? []) w(task);
+          })
+          .catch((err: Error) => this.logger?.info({ task_id: taskId, err: err.message }, 'input request not stored'));
+      },
     });
     this.running.set(taskId, run);
     // The command outlives the request that started it: its own span, child of that request's,
@@ -176,6 +229,8 @@ export class TaskService {
       const result = await run.result;
       output.close(); // the last chunk is sequenced before the final status
       this.running.delete(taskId);
+      this.dones.delete(taskId);
+      this.inputWaiters.delete(taskId);
       span.setAttribute('ptyws.exit_code', result.exitCode ?? -1);
       if (result.canceled) return (await this.store.get(taskId))!.task;
       const state: TaskState = result.exitCode === 0 && !result.timedOut ? 'COMPLETED' : 'FAILED';
@@ -199,6 +254,7 @@ export class TaskService {
         metadata: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut },
       });
     });
+    this.dones.set(taskId, done);
     return { task: working, done };
   }
 
@@ -282,6 +338,8 @@ export class TaskService {
       statusText?: string;
       artifact?: ArtifactOutput;
       metadata?: Record<string, unknown>;
+      /** A message the task received (an answer to its request for input). */
+      history?: Message;
     } = {},
   ): Promise<Task> {
     for (;;) {
@@ -304,6 +362,7 @@ export class TaskService {
           }
         : { state, timestamp };
       const task: Task = { ...rec.task, status };
+      if (extra.history) task.history = [...(rec.task.history ?? []), extra.history];
       if (extra.artifact) {
         task.artifacts = [
           {
