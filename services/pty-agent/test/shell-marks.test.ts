@@ -46,6 +46,9 @@ describe('terminalText', () => {
     expect(terminalText(`${redraw}\x1b[1;1H\x1b[2;4H$ `, true)).toBe('abc$ ');
     expect(terminalText(`${redraw}\x1b[3;1H$ `, true)).toBe('abc\n$ ');
     expect(terminalText(`${redraw}\r\n\x1b[3;1H$ `, true)).toBe('abc\n$ ');
+    // Text drawn before any move (a typed line's echo), then output moved to a line's start.
+    expect(terminalText('echo -n abc\x1b[1;1H\x1b[7;1Habc$ ', true)).toBe('echo -n abc\nabc$ ');
+    expect(terminalText('$ ec\x1b[1;1H\x1b[7;5Hho', true)).toBe('$ echo');
   });
 });
 

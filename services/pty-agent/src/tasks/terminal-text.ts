@@ -47,6 +47,8 @@ export interface TextState {
   row?: number;
   /** The row of the last cursor move, applied when text follows. */
   movedTo?: number;
+  /** Its column. */
+  movedToColumn?: number;
   /** The text so far ended inside a line. */
   lineOpen?: boolean;
 }
@@ -63,7 +65,10 @@ export function terminalText(raw: string, positioned = false, state: TextState =
     if (text.length === 0) return;
     if (state.movedTo !== undefined) {
       const lineOpen = out.length > 0 ? !out.endsWith('\n') : state.lineOpen === true;
-      if (state.row !== undefined && state.movedTo !== state.row && lineOpen) out += '\n';
+      // Where the text so far is unknown (drawn before any move), a move to a row's first column
+      // after it starts a new line.
+      const newRow = state.row === undefined ? state.movedToColumn === 1 : state.movedTo !== state.row;
+      if (newRow && lineOpen) out += '\n';
       state.row = state.movedTo;
       state.movedTo = undefined;
     }
@@ -75,7 +80,9 @@ export function terminalText(raw: string, positioned = false, state: TextState =
     put(raw.slice(last, m.index));
     last = m.index + m[0].length;
     if (positioned && m[2] !== undefined && (m[2] === 'H' || m[2] === 'f')) {
-      state.movedTo = Number((m[1] ?? '').split(';')[0] || 1);
+      const [row, column] = (m[1] ?? '').split(';');
+      state.movedTo = Number(row || 1);
+      state.movedToColumn = Number(column || 1);
     }
   }
   put(raw.slice(last));
