@@ -95,20 +95,66 @@ describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over 
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
-  it('sendMessageStream yields the task, its updates and the output artifact', async () => {
+  it('sendMessageStream yields the task, its updates, the output as it came and the whole artifact', async () => {
     const cases: string[] = [];
+    let streamed = '';
     let output = '';
     for await (const event of client.sendMessageStream(request('echo sdk-stream'))) {
       const p = event.payload;
       if (!p) continue;
       cases.push(p.$case);
       if (p.$case === 'artifactUpdate') {
-        output += p.value.artifact?.parts.map((x) => (x.content?.$case === 'text' ? x.content.value : '')).join('');
+        const text = p.value.artifact?.parts.map((x) => (x.content?.$case === 'text' ? x.content.value : '')).join('');
+        // Chunks append while the task runs; the last chunk is the whole artifact.
+        if (p.value.append) streamed += text;
+        else output = text ?? '';
+        if (!p.value.append) expect(p.value.lastChunk).toBe(true);
       }
       if (p.$case === 'statusUpdate') expect(p.value.status?.state).not.toBe(-1);
     }
-    expect(cases).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
-    expect(output).toContain('sdk-stream');
+    expect(cases).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(streamed).toBe('sdk-stream\n');
+    expect(output).toBe('sdk-stream\n');
+  });
+
+  it('a prompt in a live shell: INPUT_REQUIRED with the prompt, answered by a message to the task', async () => {
+    const live = await ctx().createSession({
+      argv: ['/bin/bash', '--norc', '--noprofile'],
+      env: { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      cols: 80,
+      rows: 24,
+      task_executor: 'live_shell',
+    });
+    const asked = (await client.sendMessage(
+      SendMessageRequest.fromJSON({ message: textMessage('read -p "name? " n; echo hi $n', live.session_id) }),
+    )) as SdkTask;
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const promptText = (asked.status?.message?.parts ?? [])
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('');
+    expect(promptText).toContain('name?');
+    const answered = (await client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { ...textMessage('bob', live.session_id), taskId: asked.id, contextId: asked.contextId },
+      }),
+    )) as SdkTask;
+    expect(answered.id).toBe(asked.id);
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(answered)).toContain('hi bob');
+
+    // A secret typed with the terminal's echo off stays out of the artifact and the history.
+    const secret = (await client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: textMessage('read -s -p "password? " p; echo; echo got ${#p} chars', live.session_id),
+      }),
+    )) as SdkTask;
+    expect(secret.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const typed = (await client.sendMessage(
+      SendMessageRequest.fromJSON({ message: { ...textMessage('hunter2', live.session_id), taskId: secret.id } }),
+    )) as SdkTask;
+    expect(typed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(typed)).toContain('got 7 chars');
+    expect(JSON.stringify(typed)).not.toContain('hunter2');
   });
 
   it('push notification configs round-trip', async () => {

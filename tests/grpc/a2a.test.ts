@@ -4,6 +4,9 @@
  * listed and cancelled over the other with identical results — plus auth, extension activation
  * and bad input mapped to gRPC status codes.
  */
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { A2A_TYPES, decodeRpcStatus, fromProtoMessage, type a2a } from '@pty-ws/a2a-proto';
 import { EXTENSION_URI, newId, type Task } from '@pty-ws/protocol';
 import { is, taskUpdateOf, type TestClient } from '@pty-ws/testkit';
@@ -88,6 +91,37 @@ describe('gRPC A2AService', () => {
     const artifact = rest.find((e) => e.artifact_update)?.artifact_update?.artifact;
     expect(JSON.stringify(artifact?.parts)).toContain('streamed');
     expect(await getTask(first.id)).toEqual(await wsTask(first.id));
+  });
+
+  it('SendStreamingMessage streams the output while the task runs (append chunks), then the whole artifact', async () => {
+    const gate = path.join(os.tmpdir(), `pty-ws-grpc-gate-${newId()}`);
+    const stream = svc().SendStreamingMessage(
+      {
+        message: message(`echo grpc-early; while [ ! -e ${gate} ]; do sleep 0.05; done; rm -f ${gate}; echo grpc-late`),
+      },
+      asAdmin(),
+    );
+    const events: a2a.StreamResponse__Output[] = [];
+    const ended = new Promise<void>((resolve, reject) => {
+      stream.on('error', reject);
+      stream.on('end', () => resolve());
+    });
+    const chunk = await new Promise<a2a.StreamResponse__Output>((resolve) =>
+      stream.on('data', (e: a2a.StreamResponse__Output) => {
+        events.push(e);
+        if (e.artifact_update) resolve(e);
+      }),
+    );
+    expect(chunk.artifact_update?.append).toBe(true);
+    expect(JSON.stringify(chunk.artifact_update?.artifact?.parts)).toContain('grpc-early');
+    // The command waits for the gate: the chunk came while the task was running.
+    expect((await getTask(chunk.artifact_update!.task_id!)).status.state).toBe('WORKING');
+    await writeFile(gate, '');
+    await ended;
+    const last = events.filter((e) => e.artifact_update).at(-1)!.artifact_update!;
+    expect(last.last_chunk).toBe(true);
+    expect(JSON.stringify(last.artifact?.parts)).toMatch(/grpc-early\\ngrpc-late/);
+    expect(events.at(-1)?.status_update?.status?.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('ListTasks is agent-scoped: it lists tasks sent over the WebSocket too', async () => {

@@ -17,7 +17,19 @@ import { INSTALLED, privateAgent, useServer } from './support';
 jest.retryTimes(2, { logErrorsBeforeRetry: true });
 
 const agent = privateAgent();
-const ctx = useServer({ stateDir: agent.stateDir, agentId: agent.agentId, taskTimeoutS: 20 }, agent.cleanup);
+const gateDir = mkdtempSync('/tmp/pwgate-');
+afterAll(() => rmSync(gateDir, { recursive: true, force: true }));
+// Small output bounds, so a bounded artifact is quick to produce.
+const ctx = useServer(
+  {
+    stateDir: agent.stateDir,
+    agentId: agent.agentId,
+    taskTimeoutS: 20,
+    taskOutputBytes: 2048,
+    taskOutputHeadBytes: 512,
+  },
+  agent.cleanup,
+);
 const PATH_ENV = process.env['PATH'] ?? '/usr/bin:/bin';
 /** Debian's zsh (.ci/apt-packages.txt). */
 const ZSH = findExecutable('zsh');
@@ -130,6 +142,72 @@ describe.each(shells)('live shell: %s', (_name, body) => {
     // The observer saw the command line itself, not only its output.
     await screenShows(observer, /echo live_\$\(\(20\+22\)\)/);
   });
+
+  it('output without a final newline keeps its last line', async () => {
+    expect(artifact(await run(ctl, 'echo -n abc'))).toBe('abc');
+    expect(artifact(await run(ctl, "printf 'a\\nb'"))).toBe('a\nb');
+    expect(artifact(await run(ctl, 'printf "\\033[31mred\\033[0m no newline"'))).toBe('red no newline');
+    expect(artifact(await run(ctl, 'echo one; echo two'))).toBe('one\ntwo\n');
+  });
+
+  it('a line redrawn with \\r keeps what it shows last', async () => {
+    const t = await run(ctl, "printf 'step 1/3\\rstep 2/3\\rdone    \\n'; printf 'tail'");
+    expect(artifact(t).replace(/ +$/gm, '')).toBe('done\ntail');
+  });
+
+  it('the output streams to the task subscriber while the command runs', async () => {
+    const gate = path.join(gateDir, newId());
+    const from = ctl.mark();
+    const accepted = await ctl.request('SendStreamingMessage', {
+      message: message(`echo early_$((1+1)); while [ ! -e ${gate} ]; do sleep 0.05; done; echo late_$((1+2))`),
+    });
+    const taskId = (accepted.payload as { task_id: string }).task_id;
+    await ctl.waitFor(
+      (r) => r.type === 'json' && r.frame.op === 'TaskArtifactUpdate' && JSON.stringify(r.frame).includes('early_2'),
+      8000,
+      from,
+    );
+    // The command waits for the gate: the chunk came while the task was running.
+    const running = await ctl.request('GetTask', { task_id: taskId });
+    expect((running.payload as { task: Task }).task.status.state).toBe('WORKING');
+    writeFileSync(gate, '');
+    const done = await ctl.waitFor(
+      (r) => is.taskUpdate(taskId)(r) && taskUpdateOf(r)?.task.status.state === 'COMPLETED',
+      10_000,
+      from,
+    );
+    expect(artifact(taskUpdateOf(done)!.task)).toBe('early_2\nlate_3\n');
+  });
+
+  // A multiplexer redraws its screen rather than replaying what scrolled by: a flood reaches the
+  // agent as little more than its last screenful, so bounds are tested without one.
+  const direct = body['session_backend'] === undefined ? it : it.skip;
+  direct(
+    'a long output keeps its start and end; the metadata says what was left out and where to read it',
+    async () => {
+      const t = await run(ctl, 'seq 1 2000');
+      const text = artifact(t);
+      expect(text.startsWith('1\n2\n3\n')).toBe(true);
+      expect(text.endsWith('1999\n2000\n')).toBe(true);
+      const meta = t.artifacts?.[0]?.metadata as {
+        truncated: boolean;
+        omitted_bytes: number;
+        transcript: { from_seq: number; to_seq: number };
+      };
+      expect(meta).toMatchObject({ truncated: true });
+      expect(text).toContain(`[… ${meta.omitted_bytes} bytes left out …]`);
+      expect(text).not.toMatch(/\n1000\n/);
+      // The transcript range holds what was left out.
+      const { from_seq, to_seq } = meta.transcript;
+      const page = await http(
+        ctx().server,
+        'GET',
+        `/api/v1/sessions/${sessionId}/transcript?from_seq=${from_seq}&to_seq=${to_seq}&q=1000`,
+      );
+      expect(page.status).toBe(200);
+      expect((page.body as { matches: unknown[] }).matches.length).toBeGreaterThan(0);
+    },
+  );
 
   it('cancel sends Ctrl-C: the task is CANCELED and the shell stays usable', async () => {
     const from = ctl.mark();

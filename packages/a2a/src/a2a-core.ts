@@ -389,6 +389,10 @@ async function* follow(feed: TaskFeed, snapshot: Task | undefined): AsyncGenerat
     const next = await feed.next();
     if (next.done) return;
     const update = next.value;
+    if ('artifact_update' in update) {
+      yield update; // output while the task runs
+      continue;
+    }
     if (snapshot && coveredBy(update.delta.status, snapshot.status)) continue;
     yield* eventsOfUpdate(update);
     if (update.delta.final) return;
@@ -407,7 +411,7 @@ async function finalTask(feed: TaskFeed): Promise<Task | undefined> {
   for (;;) {
     const next = await feed.next();
     if (next.done) return undefined;
-    if (next.value.delta.final) return next.value.task;
+    if ('delta' in next.value && next.value.delta.final) return next.value.task;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Task, TaskStatusUpdateEvent } from '@pty-ws/protocol';
 import type { LogEntry } from '@pty-ws/ports';
-import type { StreamEvent } from './a2a-operations';
+import type { StreamEvent, TaskArtifactUpdateEvent } from './a2a-operations';
 
 /** The payload of a `TaskStatusUpdate` log frame (binding §4.2). */
 export interface TaskUpdate {
@@ -13,6 +13,18 @@ export function taskUpdateOf(entry: LogEntry, taskId: string): TaskUpdate | unde
   if (entry.type !== 'event' || entry.op !== 'TaskStatusUpdate' || entry.taskId !== taskId) return undefined;
   const p = entry.payload as Partial<TaskUpdate>;
   return p.task && p.delta ? { task: p.task, delta: p.delta } : undefined;
+}
+
+/** A chunk of a running task's output: the payload of a `TaskArtifactUpdate` log frame. */
+export interface ArtifactChunk {
+  artifact_update: TaskArtifactUpdateEvent;
+}
+
+/** The output chunk of `taskId` that a log entry carries, if any. */
+export function artifactChunkOf(entry: LogEntry, taskId: string): ArtifactChunk | undefined {
+  if (entry.type !== 'event' || entry.op !== 'TaskArtifactUpdate' || entry.taskId !== taskId) return undefined;
+  const p = entry.payload as Partial<ArtifactChunk>;
+  return p.artifact_update ? { artifact_update: p.artifact_update } : undefined;
 }
 
 /**

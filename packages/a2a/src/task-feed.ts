@@ -1,15 +1,18 @@
 import type { FrameLog, LogEntry, Unsubscribe } from '@pty-ws/ports';
-import { taskUpdateOf, type TaskUpdate } from './stream-events';
+import { artifactChunkOf, taskUpdateOf, type ArtifactChunk, type TaskUpdate } from './stream-events';
+
+/** What a task feed hands out: status updates and the output chunks between them. */
+export type FeedItem = TaskUpdate | ArtifactChunk;
 
 /**
- * The status updates of one task as an async queue over the session's frame log. Subscribes on
+ * The status updates (and output chunks) of one task as an async queue over the session's frame log. Subscribes on
  * construction, so updates appended from then on are kept until read; `close()` (or the abort
  * signal) ends it. `catchUp` adds what was appended after a known sequence, for the window in
  * which a networked subscription is not active yet. Updates come out in sequence order, each once.
  */
-export class TaskFeed implements AsyncIterator<TaskUpdate> {
-  private readonly queue: { seq: number; update: TaskUpdate }[] = [];
-  private waiter: ((r: IteratorResult<TaskUpdate>) => void) | undefined;
+export class TaskFeed implements AsyncIterator<FeedItem> {
+  private readonly queue: { seq: number; update: FeedItem }[] = [];
+  private waiter: ((r: IteratorResult<FeedItem>) => void) | undefined;
   private readonly seen = new Set<number>();
   /** Highest sequence handed out: a catch-up entry older than it comes too late to be in order. */
   private deliveredSeq = 0;
@@ -35,7 +38,7 @@ export class TaskFeed implements AsyncIterator<TaskUpdate> {
 
   private add(entry: LogEntry): void {
     if (this.closed || entry.seq <= this.deliveredSeq) return;
-    const update = taskUpdateOf(entry, this.taskId);
+    const update = taskUpdateOf(entry, this.taskId) ?? artifactChunkOf(entry, this.taskId);
     // Only this task's updates are remembered: the session's output does not grow the set.
     if (!update || this.seen.has(entry.seq)) return;
     this.seen.add(entry.seq);
@@ -51,7 +54,7 @@ export class TaskFeed implements AsyncIterator<TaskUpdate> {
     this.queue.splice(i, 0, { seq: entry.seq, update });
   }
 
-  next(): Promise<IteratorResult<TaskUpdate>> {
+  next(): Promise<IteratorResult<FeedItem>> {
     const head = this.queue.shift();
     if (head) {
       this.deliveredSeq = head.seq;
@@ -61,7 +64,7 @@ export class TaskFeed implements AsyncIterator<TaskUpdate> {
     return new Promise((resolve) => (this.waiter = resolve));
   }
 
-  async return(): Promise<IteratorResult<TaskUpdate>> {
+  async return(): Promise<IteratorResult<FeedItem>> {
     this.close();
     return { value: undefined, done: true };
   }

@@ -69,8 +69,12 @@ export interface Config {
   logOutageGiveUpS: number;
   /** PTYWS_TASK_TIMEOUT_S, default 600: a task's command is killed (FAILED) after this long. */
   taskTimeoutS: number;
-  /** PTYWS_TASK_OUTPUT_BYTES, default 65536: task output kept as its artifact (the tail beyond is cut). */
+  /** PTYWS_TASK_OUTPUT_BYTES, default 65536: task output kept as its artifact (its start and its end). */
   taskOutputBytes: number;
+  /** PTYWS_TASK_INPUT_QUIET_MS, default 1000: quiet output while the command reads the terminal → INPUT_REQUIRED. */
+  taskInputQuietMs: number;
+  /** PTYWS_TASK_OUTPUT_HEAD_BYTES, default 8192: of taskOutputBytes, the bytes kept from the output's start. */
+  taskOutputHeadBytes: number;
   /** PTYWS_PUSH_ATTEMPTS, default 8: tries per A2A push notification (the first included) before giving up. */
   pushAttempts: number;
   /** PTYWS_PUSH_BACKOFF_MS, default 500: wait before the first retry of a push notification; doubles per retry (cap 60 s). */

@@ -345,8 +345,23 @@ const SPECS: SpecTable = {
   taskOutputBytes: {
     name: 'PTYWS_TASK_OUTPUT_BYTES',
     default: '65536',
-    description: 'Task output kept as its artifact; the tail beyond is cut.',
+    description:
+      "Task output kept as its artifact: its start (PTYWS_TASK_OUTPUT_HEAD_BYTES) and its end; what lies between is left out, counted in the artifact's metadata with the transcript range that holds it (live_shell).",
     rule: integer(1, 64 * MIB),
+  },
+  taskInputQuietMs: {
+    name: 'PTYWS_TASK_INPUT_QUIET_MS',
+    default: '1000',
+    description:
+      'A live_shell task whose output has been quiet this long while its command reads the terminal becomes INPUT_REQUIRED.',
+    rule: integer(50, 600_000),
+  },
+  taskOutputHeadBytes: {
+    name: 'PTYWS_TASK_OUTPUT_HEAD_BYTES',
+    default: '8192',
+    description:
+      'Of PTYWS_TASK_OUTPUT_BYTES, the bytes a task artifact keeps from the start of the output; the rest is its end.',
+    rule: integer(0, 64 * MIB),
   },
   pushAttempts: {
     name: 'PTYWS_PUSH_ATTEMPTS',

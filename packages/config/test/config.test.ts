@@ -55,6 +55,8 @@ describe('loadConfig defaults', () => {
       logOutageGiveUpS: 120,
       taskTimeoutS: 600,
       taskOutputBytes: 65536,
+      taskOutputHeadBytes: 8192,
+      taskInputQuietMs: 1000,
       pushAttempts: 8,
       pushBackoffMs: 500,
       pushTimeoutMs: 5000,

@@ -11,6 +11,7 @@ export const FRAME_KINDS = [
   'membership_changed',
   'closed',
   'task_status_update',
+  'task_artifact_update',
   'other',
 ] as const;
 export type FrameKind = (typeof FRAME_KINDS)[number];
@@ -23,6 +24,7 @@ const WIRE_KINDS: Readonly<Record<string, FrameKind>> = {
   MembershipChanged: 'membership_changed',
   Closed: 'closed',
   TaskStatusUpdate: 'task_status_update',
+  TaskArtifactUpdate: 'task_artifact_update',
 };
 
 /** `Output`, `MembershipChanged`, `TaskStatusUpdate`, … → the `kind` label; unknown → `other`. */

@@ -130,6 +130,8 @@ export function createSessionManager(
     liveShell: {
       timeoutMs: config.taskTimeoutS * 1000,
       outputLimit: config.taskOutputBytes,
+      outputHead: config.taskOutputHeadBytes,
+      inputQuietMs: config.taskInputQuietMs,
       // A session user cannot read the state dir: its shells get a copy it can read but not change.
       integrationDir: identity ? sharedShellIntegration() : hosts.paths.shellDir,
     },
@@ -142,7 +144,12 @@ export function createSessionManager(
     }),
     tasks: new TaskService({
       store: stores.taskStore,
-      executor: new ShellTaskExecutor(config.taskTimeoutS * 1000, config.taskOutputBytes, identity),
+      executor: new ShellTaskExecutor(
+        config.taskTimeoutS * 1000,
+        config.taskOutputBytes,
+        identity,
+        config.taskOutputHeadBytes,
+      ),
       logger,
       ...(push ? { onUpdate: (update) => push.taskUpdated(update) } : {}),
       tracer,

@@ -1,5 +1,5 @@
 import { ShellMarkParser, type MarkSegment } from '../src/shell/shell-marks';
-import { terminalText } from '../src/tasks/live-shell-executor';
+import { terminalText, withoutEolMark } from '../src/tasks/terminal-text';
 import { shellKindOf } from '../src/shell/shell-integration';
 
 const feed = (chunks: string[]): MarkSegment[] => {
@@ -33,6 +33,30 @@ describe('ShellMarkParser', () => {
 describe('terminalText', () => {
   it('drops escape sequences and normalizes line ends', () => {
     expect(terminalText('\x1b[?2004l\r\x1b[1;31mred\x1b[0m\r\r\nnext\x1b(B\r\n')).toBe('red\nnext\n');
+  });
+
+  it('keeps a line as last drawn over carriage returns and backspaces', () => {
+    expect(terminalText('10%\r20%\r100%\r\nok\rno')).toBe('100%\nno');
+    expect(terminalText('abcdef\rxy')).toBe('xycdef');
+    expect(terminalText('a\b\nb')).toBe('a\nb');
+  });
+
+  it('starts a new line where positioned output moves to another row', () => {
+    const redraw = '\x1b[1;1H\x1b[1;30r\x1b[2;1Habc';
+    expect(terminalText(`${redraw}\x1b[1;1H\x1b[2;4H$ `, true)).toBe('abc$ ');
+    expect(terminalText(`${redraw}\x1b[3;1H$ `, true)).toBe('abc\n$ ');
+    expect(terminalText(`${redraw}\r\n\x1b[3;1H$ `, true)).toBe('abc\n$ ');
+    // Text drawn before any move (a typed line's echo), then output moved to a line's start.
+    expect(terminalText('echo -n abc\x1b[1;1H\x1b[7;1Habc$ ', true)).toBe('echo -n abc\nabc$ ');
+    expect(terminalText('$ ec\x1b[1;1H\x1b[7;5Hho', true)).toBe('$ echo');
+  });
+});
+
+describe('withoutEolMark', () => {
+  const mark = '\x1b[1m\x1b[7m%\x1b[27m\x1b[0m' + ' '.repeat(10) + '\r \r';
+  it("removes zsh's end-of-line mark, which means no final newline only after text on its line", () => {
+    expect(withoutEolMark(`abc${mark}`)).toEqual({ raw: 'abc\x1b[1m', unterminated: true });
+    expect(withoutEolMark(`abc\r\n${mark}`)).toEqual({ raw: 'abc\r\n\x1b[1m', unterminated: false });
   });
 });
 

@@ -1,15 +1,23 @@
+import { StringDecoder } from 'node:string_decoder';
 import type { PtyProcess } from '@pty-ws/ports';
 import { foregroundJobOf } from '../shell/foreground';
+import { foregroundReadsTty, terminalEchoes } from '../shell/tty-read';
 import { ShellMarkParser, type ShellMark } from '../shell/shell-marks';
-import type { CommandResult, RunningCommand, TaskExecutor } from './task-executor';
+import type { CommandResult, RunOptions, RunningCommand, TaskExecutor } from './task-executor';
+import { HeadTail } from './head-tail';
+import { hasVisibleText, terminalText, withoutEolMark, type TextState } from './terminal-text';
 
 export interface LiveShellOptions {
   /** A typed command is interrupted (Ctrl-C) and the task FAILED after this long. */
   timeoutMs: number;
-  /** Output kept as the task's artifact; the head is dropped first. */
+  /** Output kept as the task's artifact: its start and its end, what lies between is counted. */
   outputLimit: number;
+  /** Of outputLimit, the bytes kept from the output's start (default 0: the end only). */
+  outputHead?: number;
   /** How long a task waits for the shell's prompt; past it a never-marked shell counts as not set up. */
   readyWaitMs?: number;
+  /** Output quiet this long while the command reads the terminal: the task asks for input. */
+  inputQuietMs?: number;
   /**
    * The shell runs inside a multiplexer (tmux, screen): its redraws lag the marks by as long as
    * the multiplexer waits to be scheduled, so the output must be quiet for longer.
@@ -18,6 +26,11 @@ export interface LiveShellOptions {
 }
 
 const DEFAULT_READY_WAIT_MS = 10_000;
+const DEFAULT_INPUT_QUIET_MS = 1000;
+/** The foreground's terminal reads are looked at no more often than this. */
+const INPUT_CHECK_MIN_MS = 250;
+/** Lines of output an INPUT_REQUIRED status shows (the prompt and what led to it). */
+const PROMPT_LINES = 5;
 /** After Ctrl-C (cancel, timeout) the shell gets this long to report the command's end. */
 const INTERRUPT_GRACE_MS = 3000;
 const INTERRUPT_REPEAT_MS = 300;
@@ -37,6 +50,8 @@ const TAIL_MAX_MS = 1000;
  * longer costs nothing when the redraw comes.
  */
 const MULTIPLEXED_TAIL_MAX_MS = 4000;
+/** Output kept while no task runs, to learn the prompt a multiplexer drew (only its last line counts). */
+const IDLE_KEEP = 4096;
 const CTRL_C = Uint8Array.of(0x03);
 const CR = Uint8Array.of(0x0d);
 /**
@@ -53,21 +68,16 @@ const CLEAR_LINE = {
 
 export type LiveShellKind = keyof typeof CLEAR_LINE;
 
-const ESCAPES =
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOc]/g;
-
-/** The visible text of terminal output: escape sequences removed, line ends normalized. */
-export function terminalText(raw: string): string {
-  return raw.replace(ESCAPES, '').replace(/\r+\n/g, '\n').replace(/\r/g, '');
-}
-
-function hasVisibleText(chunk: Buffer): boolean {
-  return terminalText(chunk.toString('latin1')).trim().length > 0;
+/** How much of the output the artifact left out. */
+interface Kept {
+  omittedBytes: number;
 }
 
 type ShellState = 'unknown' | 'prompt' | 'busy';
 
 interface Typed {
+  /** The typed line's first line, as its echo shows it. */
+  line: string;
   /** Output from typing the line up to the D mark. */
   chunks: Buffer[];
   /** Index into chunks where the C mark came; undefined when the shell reports none. */
@@ -78,6 +88,12 @@ interface Typed {
   /** Text arrived after the A mark that followed D: the next prompt is being drawn. */
   promptDrawn: boolean;
   lastDataAt: number;
+  /** The command waits for input on the terminal (told through onInputRequired). */
+  waiting: boolean;
+  /** Told the output's text as it comes (from C, or the echo's end, to D). */
+  onOutput: ((text: string) => void) | undefined;
+  /** Where the streamed text left off (a multiplexer's cursor moves span chunks). */
+  streamed: TextState & { echoed?: boolean; decoder: StringDecoder };
   /** The D mark: the command ended; completion follows once its output has settled. */
   end(exitCode: number | null): void;
   /** Completes the task now (settled, interrupted without an answer, or the session closed). */
@@ -101,6 +117,10 @@ export class LiveShellExecutor implements TaskExecutor {
   private typed: Typed | undefined;
   private queue: Promise<void> = Promise.resolve();
   private readonly wakers = new Set<() => void>();
+  /** Multiplexed: the prompt line as last drawn, to tell it from an unterminated last output line. */
+  private promptLine: string | undefined;
+  /** Multiplexed: output since the last A mark while no task ran (the prompt being drawn). */
+  private idle = '';
 
   constructor(
     private readonly proc: PtyProcess,
@@ -118,15 +138,24 @@ export class LiveShellExecutor implements TaskExecutor {
     });
   }
 
-  run(command: string, opts: { cwd: string; env: Record<string, string> }): RunningCommand {
+  run(command: string, opts: RunOptions): RunningCommand {
     if (!this.integrated) return this.fallback.run(command, opts);
     let canceled = false;
     let timedOut = false;
     let inner: RunningCommand | undefined;
     let interrupt: (() => void) | undefined;
+    let input: ((text: string, enter: boolean) => boolean) | undefined;
     const result = new Promise<CommandResult>((resolve) => {
-      const ended = (exitCode: number | null, output: string, truncated = false) =>
-        resolve({ exitCode, signal: null, output, truncated, timedOut, canceled });
+      const ended = (exitCode: number | null, output: string, kept?: Kept) =>
+        resolve({
+          exitCode,
+          signal: null,
+          output,
+          truncated: (kept?.omittedBytes ?? 0) > 0,
+          timedOut,
+          canceled,
+          ...(kept ? { omittedBytes: kept.omittedBytes, inTranscript: true } : {}),
+        });
       this.queue = this.queue.then(async () => {
         if (canceled) return ended(null, '');
         if (!(await this.prompt())) {
@@ -137,14 +166,16 @@ export class LiveShellExecutor implements TaskExecutor {
           }
           return ended(null, this.closed ? 'the session has closed' : "the session's shell stayed busy");
         }
-        const { exitCode, output, truncated } = await this.type(
+        const { exitCode, output, omittedBytes } = await this.type(
           command,
+          opts,
           (fn) => (interrupt = fn),
           () => {
             timedOut = true;
           },
+          (fn) => (input = fn),
         );
-        ended(exitCode, output, truncated);
+        ended(exitCode, output, { omittedBytes });
       });
     });
     return {
@@ -154,6 +185,8 @@ export class LiveShellExecutor implements TaskExecutor {
         inner?.cancel();
         interrupt?.();
       },
+      input: (text, enter) => input?.(text, enter) ?? false,
+      echoes: () => terminalEchoes(this.proc.pid),
     };
   }
 
@@ -180,9 +213,11 @@ export class LiveShellExecutor implements TaskExecutor {
 
   private type(
     command: string,
+    opts: RunOptions,
     setInterrupt: (fn: () => void) => void,
     onTimeout: () => void,
-  ): Promise<{ exitCode: number | null; output: string; truncated: boolean }> {
+    setInput: (fn: (text: string, enter: boolean) => boolean) => void,
+  ): Promise<{ exitCode: number | null } & { output: string } & Kept> {
     return new Promise((resolve) => {
       let finished = false;
       let grace: NodeJS.Timeout | undefined;
@@ -213,12 +248,16 @@ export class LiveShellExecutor implements TaskExecutor {
       timer.unref();
       let settle: NodeJS.Timeout | undefined;
       const typed: Typed = {
+        line: command.split('\n')[0]!.trim(),
         chunks: [],
         startAt: undefined,
         ended: undefined,
         tail: [],
         promptDrawn: false,
         lastDataAt: Date.now(),
+        onOutput: opts.onOutput,
+        waiting: false,
+        streamed: { decoder: new StringDecoder('utf8') },
         end: (exitCode) => {
           if (typed.ended) return;
           typed.ended = { exitCode };
@@ -240,10 +279,32 @@ export class LiveShellExecutor implements TaskExecutor {
           if (grace) clearTimeout(grace);
           if (again) clearInterval(again);
           if (settle) clearTimeout(settle);
+          clearInterval(inputCheck);
           this.typed = undefined;
           resolve({ exitCode: typed.ended ? typed.ended.exitCode : exitCode, ...this.artifact(typed) });
         },
       };
+      // Quiet output, the shell not back at its prompt and its foreground reading the terminal:
+      // the command asks for input. Straight from the shell only: a multiplexer's own process
+      // is what reads the terminal the agent holds.
+      const quietMs = this.opts.inputQuietMs ?? DEFAULT_INPUT_QUIET_MS;
+      const inputCheck = setInterval(
+        () => {
+          if (typed.ended || typed.waiting || !opts.onInputRequired || this.opts.multiplexed) return;
+          if (Date.now() - typed.lastDataAt < quietMs || !foregroundReadsTty(this.proc.pid)) return;
+          typed.waiting = true;
+          opts.onInputRequired(lastLines(this.directOutput(typed), PROMPT_LINES));
+        },
+        Math.max(INPUT_CHECK_MIN_MS, quietMs / 2),
+      );
+      inputCheck.unref();
+      setInput((text, enter) => {
+        if (finished || typed.ended) return false;
+        typed.waiting = false;
+        typed.lastDataAt = Date.now();
+        this.write(Buffer.from(enter ? `${text}\r` : text, 'utf8'));
+        return true;
+      });
       this.typed = typed;
       this.state = 'busy';
       setInterrupt(interrupt);
@@ -254,29 +315,64 @@ export class LiveShellExecutor implements TaskExecutor {
     });
   }
 
+  /** What the command printed, without the typed line's echo and the next prompt. */
+  private artifact(typed: Typed): { output: string } & Kept {
+    const text = this.opts.multiplexed ? this.multiplexedOutput(typed) : this.directOutput(typed);
+    const kept = new HeadTail(this.opts.outputLimit, this.opts.outputHead ?? 0);
+    kept.push(Buffer.from(text, 'utf8'));
+    const { text: output, omittedBytes } = kept.result();
+    return { output, omittedBytes };
+  }
+
   /**
-   * What the command printed: from its C mark (else from after the echo of the typed line) to
-   * the next prompt, which is the last, unterminated line and is left out.
+   * Straight from the shell, the output is exactly what came between the C mark (else the typed
+   * line's echo) and the D mark, whether or not it ends with a newline.
    */
-  private artifact(typed: Typed): { output: string; truncated: boolean } {
+  private directOutput(typed: Typed): string {
     const started = typed.startAt !== undefined;
-    const body = Buffer.concat([...typed.chunks.slice(typed.startAt ?? 0), ...typed.tail]);
-    let text = terminalText(body.toString('utf8'));
-    // Without a C mark the typed line's echo comes first. With one, the echo normally ends (its
-    // newline) before C; a multiplexer may draw it after C, as marks are sent at once and text at
-    // the next redraw. Either way, when the echo has not ended before the output starts, the
-    // first line is (the rest of) the echo.
+    // zsh draws its end-of-line mark before it runs the hook that sends D.
+    const { raw } = withoutEolMark(Buffer.concat(typed.chunks.slice(typed.startAt ?? 0)).toString('utf8'));
+    const text = terminalText(raw);
     const echoEnded = started && typed.chunks.slice(0, typed.startAt).some((c) => c.includes(0x0a));
-    if (!echoEnded) {
-      const nl = text.indexOf('\n');
-      text = nl < 0 ? '' : text.slice(nl + 1);
+    return echoEnded ? text : afterFirstLine(text);
+  }
+
+  /**
+   * Through a multiplexer the marks come at once and the text at its next redraw, so the output
+   * runs on into the next prompt: the last line is the prompt, after any unterminated output.
+   */
+  private multiplexedOutput(typed: Typed): string {
+    const started = typed.startAt !== undefined;
+    const { raw, unterminated } = withoutEolMark(Buffer.concat([...typed.chunks, ...typed.tail]).toString('utf8'));
+    let text = terminalText(raw, true);
+    // The marks do not tell where the typed line's echo ends (its newline may be drawn after C, or
+    // as a cursor move): the output starts after the first line that shows the typed line.
+    const lines = text.split('\n');
+    const echo = echoEnd(lines, typed.line);
+    if (echo >= 0) text = lines.slice(echo + 1).join('\n');
+    else {
+      // Drawn in pieces: fall back on the marks. Without a C mark the echo comes first; with one,
+      // it has ended before C when a newline came before C.
+      const fromC = withoutEolMark(
+        Buffer.concat([...typed.chunks.slice(typed.startAt ?? 0), ...typed.tail]).toString('utf8'),
+      );
+      text = terminalText(fromC.raw, true);
+      const echoEnded = started && typed.chunks.slice(0, typed.startAt).some((c) => c.includes(0x0a));
+      if (!echoEnded) text = afterFirstLine(text);
     }
-    if (!text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
+    const cut = text.lastIndexOf('\n') + 1;
+    const lastLine = text.slice(cut);
+    if (this.promptLine && lastLine.endsWith(this.promptLine)) {
+      text = text.slice(0, text.length - this.promptLine.length);
+    } else {
+      // A prompt not seen before (it shows the directory, say): all of the last line is taken for it.
+      if (lastLine.trim()) this.promptLine = lastLine;
+      text = text.slice(0, cut);
+    }
     // zsh's PROMPT_SP pads a line with spaces before the prompt; a multiplexer redraws it as a line.
     text = text.replace(/(?:^|(?<=\n)) +\n$/, '');
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length <= this.opts.outputLimit) return { output: text, truncated: false };
-    return { output: bytes.subarray(bytes.length - this.opts.outputLimit).toString('utf8'), truncated: true };
+    // Redrawn, the padding may leave more than one line end: none of them is output.
+    return unterminated ? text.replace(/(?: *\n)+$/, '') : text;
   }
 
   private write(data: Uint8Array): void {
@@ -290,12 +386,14 @@ export class LiveShellExecutor implements TaskExecutor {
   private onData(data: Uint8Array): void {
     for (const seg of this.parser.push(data)) {
       if ('mark' in seg) this.onMark(seg.mark);
-      else if (this.typed) {
+      else if (!this.typed) this.learnPrompt(seg.text);
+      else {
         this.typed.lastDataAt = Date.now();
         // Only visible text counts as the prompt being drawn: a multiplexer's redraw starts with a
         // chunk of mode and cursor escapes alone, and the command's output may still follow it.
         if (this.typed.ended && this.state === 'prompt' && hasVisibleText(seg.text)) this.typed.promptDrawn = true;
         (this.typed.ended ? this.typed.tail : this.typed.chunks).push(seg.text);
+        if (!this.typed.ended) this.stream(this.typed, seg.text);
       }
     }
   }
@@ -304,6 +402,7 @@ export class LiveShellExecutor implements TaskExecutor {
     this.marked = true;
     if (mark.kind === 'A') {
       this.state = 'prompt';
+      this.idle = '';
       this.wake();
     } else if (mark.kind === 'C') {
       this.state = 'busy';
@@ -316,7 +415,66 @@ export class LiveShellExecutor implements TaskExecutor {
     }
   }
 
+  /**
+   * Tells the output as it comes: after the C mark, or without one after the echo's newline.
+   * Through a multiplexer the echo may still be drawn after C; the final artifact leaves it out.
+   */
+  private stream(typed: Typed, text: Buffer): void {
+    if (!typed.onOutput) return;
+    let raw = typed.streamed.decoder.write(text);
+    if (typed.startAt === undefined && !typed.streamed.echoed) {
+      const nl = raw.indexOf('\n');
+      if (nl < 0) return;
+      typed.streamed.echoed = true;
+      raw = raw.slice(nl + 1);
+    }
+    const shown = terminalText(raw, this.opts.multiplexed === true, typed.streamed);
+    if (shown) typed.onOutput(shown);
+  }
+
+  /** Multiplexed, between tasks: the last line drawn after the prompt's A mark is the prompt. */
+  private learnPrompt(text: Buffer): void {
+    if (!this.opts.multiplexed || this.state !== 'prompt') return;
+    this.idle = (this.idle + text.toString('utf8')).slice(-IDLE_KEEP);
+    const shown = terminalText(withoutEolMark(this.idle).raw, true);
+    const line = shown.slice(shown.lastIndexOf('\n') + 1);
+    if (line.trim()) this.promptLine = line;
+  }
+
   private wake(): void {
     for (const w of [...this.wakers]) w();
   }
+}
+
+/** The text after its first line (the typed line's echo); empty when it has only that line. */
+function afterFirstLine(text: string): string {
+  const nl = text.indexOf('\n');
+  return nl < 0 ? '' : text.slice(nl + 1);
+}
+
+/** Lines searched for the typed line's echo: it is drawn before the output. */
+const ECHO_SEARCH_LINES = 50;
+
+/**
+ * The index of the line where the typed line's echo ends, or -1: the first run of lines that
+ * shows the typed line, wrapped over as many rows as it takes.
+ */
+function echoEnd(lines: string[], typed: string): number {
+  for (let i = 0; i < Math.min(lines.length, ECHO_SEARCH_LINES); i++) {
+    let joined = '';
+    for (let k = i; k < lines.length && joined.length < typed.length + 256; k++) {
+      joined += lines[k];
+      if (joined.includes(typed)) return k;
+    }
+  }
+  return -1;
+}
+
+/** The last `n` non-empty lines of a text. */
+function lastLines(text: string, n: number): string {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-n)
+    .join('\n');
 }

@@ -11,9 +11,11 @@ import {
   type TaskState,
   type TaskStatusUpdateEvent,
 } from '@pty-ws/protocol';
+import type { TaskArtifactUpdateEvent } from '@pty-ws/a2a';
 import type { TaskRecord, TaskStore } from '@pty-ws/ports';
 import { globalTracer, inSpan, logTraceId, startRequestSpan, type Tracer } from '@pty-ws/telemetry';
 import type { Sequencer } from '../session/sequencer';
+import { OutputStream } from './output-stream';
 import type { RunningCommand, TaskExecutor } from './task-executor';
 
 export interface TaskContext {
@@ -26,6 +28,24 @@ export interface TaskContext {
   executor?: TaskExecutor;
 }
 
+/** What the history shows of an answer typed while the terminal did not echo. */
+const ECHO_OFF_TEXT = '[typed with the terminal echo off]';
+
+/** The final artifact: the output kept, and when some was left out, how much and where it is. */
+interface ArtifactOutput {
+  id: string;
+  text: string;
+  truncated: boolean;
+  omitted_bytes?: number;
+  /** The session log's sequence range the command printed in (transcript API `from_seq`/`to_seq`). */
+  transcript?: { from_seq: number; to_seq: number };
+}
+
+function metadataOf(artifact: ArtifactOutput): Record<string, unknown> {
+  const { id: _id, text: _text, ...metadata } = artifact;
+  return metadata;
+}
+
 export interface TaskServiceOptions {
   store: TaskStore;
   /** The default (process) executor; also the live shell's fallback. */
@@ -36,6 +56,8 @@ export interface TaskServiceOptions {
   onUpdate?: (update: { task: Task; delta: TaskStatusUpdateEvent }) => void;
   /** `task.execute` spans (the command's run and its final transition); default the global provider. */
   tracer?: Tracer;
+  /** The most characters one streamed output chunk carries (default 65536). */
+  chunkChars?: number;
 }
 
 /**
@@ -45,6 +67,10 @@ export interface TaskServiceOptions {
  */
 export class TaskService {
   private readonly running = new Map<string, RunningCommand>();
+  /** The final task of each running command, for answers to its requests for input. */
+  private readonly dones = new Map<string, Promise<Task>>();
+  /** Who waits for a running task's next request for input. */
+  private readonly inputWaiters = new Map<string, Set<(task: Task) => void>>();
 
   private readonly store: TaskStore;
   /** The default (process) executor; also the live shell's fallback. */
@@ -52,6 +78,7 @@ export class TaskService {
   private readonly logger: TaskServiceOptions['logger'];
   private readonly onUpdate: TaskServiceOptions['onUpdate'];
   private readonly tracer: Tracer;
+  private readonly chunkChars: number;
 
   constructor(opts: TaskServiceOptions) {
     this.store = opts.store;
@@ -59,12 +86,48 @@ export class TaskService {
     this.logger = opts.logger;
     this.onUpdate = opts.onUpdate;
     this.tracer = opts.tracer ?? globalTracer('@pty-ws/pty-agent');
+    this.chunkChars = opts.chunkChars ?? 65_536;
   }
 
   /** Creates the task, starts it, and resolves with the snapshot once it reached a final state. */
   async send(ctx: TaskContext, message: Message, serviceParameters?: ServiceParameters): Promise<Task> {
+    if (message.task_id) return this.answer(ctx, message);
     const started = await this.start(ctx, message, serviceParameters, undefined);
-    return started.done;
+    return Promise.race([started.done, this.inputRequired(started.task.id)]);
+  }
+
+  /**
+   * A message to a task that waits for input (INPUT_REQUIRED): its text is typed into the
+   * command, with Enter unless `metadata.enter` is false, and the task is WORKING again. Resolves
+   * as `send` does: at the task's end or its next request for input.
+   */
+  private async answer(ctx: TaskContext, message: Message): Promise<Task> {
+    const taskId = message.task_id!;
+    const rec = await this.store.get(taskId);
+    if (!rec || rec.sessionId !== ctx.sessionId) {
+      throw new BindingError('TASK_NOT_FOUND', `task ${taskId} not found in session ${ctx.sessionId}`);
+    }
+    const run = this.running.get(taskId);
+    const done = this.dones.get(taskId);
+    if (rec.task.status.state !== 'INPUT_REQUIRED' || !run?.input || !done) {
+      throw new BindingError('INVALID_REQUEST', `task ${taskId} cannot take further messages`);
+    }
+    const next = this.inputRequired(taskId);
+    // Typed with the terminal's echo off (a password): the history keeps that it was, not what.
+    const parts = run.echoes?.() === false ? [{ text: ECHO_OFF_TEXT }] : message.parts;
+    const userMessage: Message = { ...message, parts, role: 'ROLE_USER', context_id: rec.task.context_id };
+    await this.transition(ctx, taskId, 'WORKING', { history: userMessage });
+    if (!run.input(textOf(message), message.metadata?.['enter'] !== false)) return done;
+    return Promise.race([done, next]);
+  }
+
+  /** Resolves with the task when it next asks for input (never, if it ends first). */
+  private inputRequired(taskId: string): Promise<Task> {
+    return new Promise((resolve) => {
+      const waiters = this.inputWaiters.get(taskId) ?? new Set<(task: Task) => void>();
+      waiters.add(resolve);
+      this.inputWaiters.set(taskId, waiters);
+    });
   }
 
   /** Creates and starts the task; resolves as soon as it is WORKING. */
@@ -80,6 +143,8 @@ export class TaskService {
 
   /** Commands of created tasks that have not been run yet. */
   private readonly pending = new Map<string, string>();
+  /** The creating connection's service parameters of created tasks, for their output frames. */
+  private readonly parameters = new Map<string, ServiceParameters>();
 
   /**
    * Persists the task as SUBMITTED and emits nothing yet: SendStreamingMessage acknowledges a task
@@ -119,6 +184,7 @@ export class TaskService {
     };
     await this.store.insert(record);
     this.pending.set(taskId, command);
+    if (serviceParameters) this.parameters.set(taskId, serviceParameters);
     return record.task;
   }
 
@@ -132,7 +198,27 @@ export class TaskService {
     this.pending.delete(taskId);
     const working = await this.transition(ctx, taskId, 'WORKING');
     if (working.status.state !== 'WORKING') return { task: working, done: Promise.resolve(working) }; // canceled first
-    const run = (ctx.executor ?? this.executor).run(command, { cwd: ctx.cwd, env: ctx.env });
+    const artifactId = newId();
+    // The session's log from here on holds what the command printed (live shell): the range to
+    // read from the transcript API when the artifact left some of it out.
+    const fromSeq = ctx.sequencer.lastSeq + 1;
+    const output = this.outputStream(ctx, working, artifactId);
+    const run = (ctx.executor ?? this.executor).run(command, {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      onOutput: (text) => output.push(text),
+      onInputRequired: (prompt) => {
+        output.flush(); // the prompt's chunk before the status that quotes it
+        void this.transition(ctx, taskId, 'INPUT_REQUIRED', { statusText: prompt })
+          .then((task) => {
+            if (task.status.state !== 'INPUT_REQUIRED') return;
+            const waiters = this.inputWaiters.get(taskId);
+            this.inputWaiters.delete(taskId);
+            for (const w of waiters ?? []) w(task);
+          })
+          .catch((err: Error) => this.logger?.info({ task_id: taskId, err: err.message }, 'input request not stored'));
+      },
+    });
     this.running.set(taskId, run);
     // The command outlives the request that started it: its own span, child of that request's,
     // covers the run and the final transition (whose store writes become its children).
@@ -141,7 +227,10 @@ export class TaskService {
     });
     const done = inSpan(span, async () => {
       const result = await run.result;
+      output.close(); // the last chunk is sequenced before the final status
       this.running.delete(taskId);
+      this.dones.delete(taskId);
+      this.inputWaiters.delete(taskId);
       span.setAttribute('ptyws.exit_code', result.exitCode ?? -1);
       if (result.canceled) return (await this.store.get(taskId))!.task;
       const state: TaskState = result.exitCode === 0 && !result.timedOut ? 'COMPLETED' : 'FAILED';
@@ -153,11 +242,44 @@ export class TaskService {
           : `terminated by ${result.signal ?? 'signal'}`;
       return this.transition(ctx, taskId, state, {
         statusText: `${command}: ${detail}`,
-        artifact: { text: result.output, truncated: result.truncated },
+        artifact: {
+          id: artifactId,
+          text: result.output,
+          truncated: result.truncated,
+          ...(result.truncated && result.omittedBytes !== undefined ? { omitted_bytes: result.omittedBytes } : {}),
+          ...(result.truncated && result.inTranscript
+            ? { transcript: { from_seq: fromSeq, to_seq: ctx.sequencer.lastSeq } }
+            : {}),
+        },
         metadata: { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut },
       });
     });
+    this.dones.set(taskId, done);
     return { task: working, done };
+  }
+
+  /**
+   * The running command's output as TaskArtifactUpdate frames (A2A `append: true` chunks of the
+   * artifact the final update completes), for this task's subscribers only.
+   */
+  private outputStream(ctx: TaskContext, working: Task, artifactId: string): OutputStream {
+    const serviceParameters = this.parameters.get(working.id);
+    this.parameters.delete(working.id);
+    return new OutputStream((text, skippedChars) => {
+      const event: TaskArtifactUpdateEvent = {
+        task_id: working.id,
+        context_id: working.context_id,
+        artifact: { artifact_id: artifactId, name: 'output', parts: [{ text }] },
+        append: true,
+        last_chunk: false,
+        ...(skippedChars > 0 ? { metadata: { skipped_chars: skippedChars } } : {}),
+      };
+      ctx.sequencer.event(
+        'TaskArtifactUpdate',
+        { artifact_update: event },
+        { taskId: working.id, ...(serviceParameters ? { serviceParameters } : {}) },
+      );
+    }, this.chunkChars);
   }
 
   async get(sessionId: string, taskId: string, historyLength?: number): Promise<Task> {
@@ -196,6 +318,7 @@ export class TaskService {
     }
     this.running.get(taskId)?.cancel();
     this.pending.delete(taskId); // created but never run: nothing will run it now
+    this.parameters.delete(taskId);
     return this.transition(ctx, taskId, 'CANCELED', { statusText: 'canceled by request' });
   }
 
@@ -213,8 +336,10 @@ export class TaskService {
     state: TaskState,
     extra: {
       statusText?: string;
-      artifact?: { text: string; truncated: boolean };
+      artifact?: ArtifactOutput;
       metadata?: Record<string, unknown>;
+      /** A message the task received (an answer to its request for input). */
+      history?: Message;
     } = {},
   ): Promise<Task> {
     for (;;) {
@@ -237,13 +362,14 @@ export class TaskService {
           }
         : { state, timestamp };
       const task: Task = { ...rec.task, status };
+      if (extra.history) task.history = [...(rec.task.history ?? []), extra.history];
       if (extra.artifact) {
         task.artifacts = [
           {
-            artifact_id: newId(),
+            artifact_id: extra.artifact.id,
             name: 'output',
             parts: [{ text: extra.artifact.text }],
-            metadata: { truncated: extra.artifact.truncated },
+            metadata: { ...metadataOf(extra.artifact) },
           },
         ];
       }

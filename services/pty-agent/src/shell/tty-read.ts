@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { procStat } from './foreground';
+
+/** The `read` system call's number (Linux): x86-64 0, arm64 and riscv64 63. */
+const READ_SYSCALL = process.arch === 'x64' ? 0 : 63;
+
+/** Whether process `pid` sleeps in a read of `tty` (Linux /proc); false when it cannot tell. */
+function readsTty(pid: number, tty: string): boolean {
+  try {
+    const [nr, fd] = readFileSync(`/proc/${pid}/syscall`, 'utf8').trim().split(' ');
+    if (Number(nr) !== READ_SYSCALL || fd === undefined) return false;
+    return readlinkSync(`/proc/${pid}/fd/${Number(fd)}`) === tty;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the foreground process group of the shell's terminal waits in a read of that terminal:
+ * a command (or the shell's own `read` builtin) asks for input. False when the OS cannot say.
+ */
+export function foregroundReadsTty(shellPid: number): boolean {
+  try {
+    const tty = readlinkSync(`/proc/${shellPid}/fd/0`);
+    const tpgid = Number(procStat(shellPid)[5]);
+    if (!(tpgid > 0)) return false;
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid) || pid <= 0) continue;
+      try {
+        if (Number(procStat(pid)[2]) === tpgid && readsTty(pid, tty)) return true;
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return false;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the shell's terminal echoes what is typed (`stty -a`); true when it cannot tell. */
+export function terminalEchoes(shellPid: number): boolean {
+  try {
+    const tty = readlinkSync(`/proc/${shellPid}/fd/0`);
+    const modes = execFileSync('stty', ['-F', tty, '-a'], { timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] });
+    return !/(?:^|\s)-echo(?:\s|$)/.test(modes.toString('utf8'));
+  } catch {
+    return true;
+  }
+}
