@@ -3,7 +3,7 @@
  * most recently; when that one goes, the remaining controller active most recently. Observers
  * never resize.
  */
-import { is, joinSession, type TestClient } from '@pty-ws/testkit';
+import { delay, http, is, joinSession, type TestClient, type TestServer } from '@pty-ws/testkit';
 import { expectRequestError, jsonOf, shell, useServer } from './support';
 
 interface Size {
@@ -18,6 +18,18 @@ const PHONE: Size = { cols: 45, rows: 33 };
 async function nextResize(c: TestClient, from: number): Promise<Size> {
   const p = jsonOf(await c.waitFor(is.kind('Resize'), 3000, from)).payload ?? {};
   return { cols: Number(p['cols']), rows: Number(p['rows']) };
+}
+
+/** The size the sessions API lists, once it is `want` (the registry is updated after the Resize). */
+async function listedSize(sessionId: string, want: Size, server: TestServer): Promise<Size> {
+  let size: Size = { cols: 0, rows: 0 };
+  for (let i = 0; i < 60; i++) {
+    const body = (await http(server, 'GET', `/api/v1/sessions/${sessionId}`)).body as Partial<Size>;
+    size = { cols: Number(body.cols), rows: Number(body.rows) };
+    if (size.cols === want.cols && size.rows === want.rows) break;
+    await delay(50);
+  }
+  return size;
 }
 
 let asked = 0;
@@ -73,15 +85,17 @@ describe('the session size follows the controller that typed most recently', () 
   });
 
   it('when the controller that typed last leaves, the session returns to the remaining controller’s size', async () => {
-    const { desktop, phone } = await desktopAndPhone();
+    const { desktop, phone, sessionId } = await desktopAndPhone();
     expect(await sttySize(desktop)).toEqual(DESKTOP);
     // The phone types last (its size applies first), then leaves.
     expect(await sttySize(phone)).toEqual(PHONE);
+    expect(await listedSize(sessionId, PHONE, ctx().server)).toEqual(PHONE);
     const from = desktop.mark();
     phone.send('pty.leave_session', {});
     expect((await phone.closed).code).toBe(1000);
     expect(await nextResize(desktop, from)).toEqual(DESKTOP);
     expect(await sttySize(desktop)).toEqual(DESKTOP);
+    expect(await listedSize(sessionId, DESKTOP, ctx().server)).toEqual(DESKTOP);
   });
 
   it('a controller that disconnects or gives up control hands the size back too', async () => {

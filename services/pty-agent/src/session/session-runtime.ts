@@ -57,6 +57,8 @@ export class SessionRuntime {
   private readonly closedWaiters: Array<() => void> = [];
   private readonly clock: Clock;
   onClosed: (exitCode: number | null, reason: ClosedReason) => void = () => {};
+  /** The size rule (not a Resize request) gave the session a new size: the registry shows it. */
+  onSizeFollowed: (size: TerminalSize) => void = () => {};
 
   constructor(
     readonly record: SessionRecord,
@@ -101,6 +103,11 @@ export class SessionRuntime {
 
   get sessionId(): string {
     return this.record.sessionId;
+  }
+
+  /** The PTY's size now. */
+  get currentSize(): TerminalSize {
+    return { ...this.size };
   }
 
   get running(): boolean {
@@ -272,6 +279,7 @@ export class SessionRuntime {
     if (!next) return;
     try {
       this.applyResize(next.size);
+      this.onSizeFollowed(next.size);
     } catch (err) {
       this.opts.logger.warn(
         { session_id: this.sessionId, err: (err as Error).message },
@@ -294,6 +302,7 @@ export class SessionRuntime {
     if (fit) {
       this.applyResize(fit);
       this.sizes.applied(clientId);
+      this.onSizeFollowed(fit);
     }
     try {
       this.proc.write(data);
