@@ -65,9 +65,12 @@ describe('resize and close lifecycle', () => {
     );
     const resizes = obs.frames.slice(marks[2]).filter(is.kind('Resize'));
     const last = sessionFrameOf(resizes[resizes.length - 1] as Received, 'Resize');
-    const from = ctl.mark();
-    ctl.input('stty size\n');
-    await ctl.collectOutput(new RegExp(`${String(last?.rows)} ${String(last?.cols)}`), 3000, from);
+    // The controller whose resize won types: input from the other would give the session its own
+    // size first (the size follows the controller that typed most recently).
+    const winner = last?.cols === 110 ? ctl : ctl2;
+    const from = winner.mark();
+    winner.input('stty size\n');
+    await winner.collectOutput(new RegExp(`${String(last?.rows)} ${String(last?.cols)}`), 3000, from);
   });
 
   it('interpretation 5: resizes outside 20×5 … 1024×1024 are rejected with INVALID_REQUEST and not broadcast', async () => {

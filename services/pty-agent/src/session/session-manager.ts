@@ -147,6 +147,7 @@ export class SessionManager implements SessionControl {
       ...(this.deps.archive ? { archive: this.deps.archive } : {}),
       ...(this.deps.archiver ? { archiver: this.deps.archiver } : {}),
     });
+    runtime.onSizeFollowed = () => void this.saveSize(runtime);
     runtime.onClosed = (exitCode, reason) => {
       this.runtimes.delete(sessionId);
       // Closing the archiver again resolves once the runtime's own final flush is done.
@@ -243,9 +244,13 @@ export class SessionManager implements SessionControl {
   async resize(sessionId: string, clientId: string, size: TerminalSize): Promise<void> {
     const rt = this.runtime(sessionId);
     await rt.resize(clientId, size);
-    // The registry shows the live geometry (sessions API, ptyctl show), not the creation size.
-    rt.record.spec = { ...rt.record.spec, size: { ...size } };
-    await this.deps.registry.update(sessionId, { spec: rt.record.spec }).catch(() => undefined);
+    await this.saveSize(rt);
+  }
+
+  /** The registry shows the live geometry (sessions API, ptyctl show), not the creation size. */
+  private async saveSize(rt: SessionRuntime): Promise<void> {
+    rt.record.spec = { ...rt.record.spec, size: rt.currentSize };
+    await this.deps.registry.update(rt.sessionId, { spec: rt.record.spec }).catch(() => undefined);
   }
 
   keyframe(sessionId: string): Promise<Keyframe> {

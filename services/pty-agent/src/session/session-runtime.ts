@@ -13,6 +13,7 @@ import type {
 } from '@pty-ws/ports';
 import { PtyFailure, isManagedPtyProcess, sessionEndedError, systemClock, type Clock } from '@pty-ws/ports';
 import type { TranscriptArchiver } from '../archive/transcript-archiver';
+import { ControllerSizes } from './controller-sizes';
 import { Membership, type Caps } from './membership';
 import { endCutLog } from './log-cut';
 import { ReaderPace } from './reader-pace';
@@ -48,12 +49,16 @@ export class SessionRuntime {
   private readonly readerPace: ReaderPace;
   private state: Lifecycle = 'running';
   private size: TerminalSize;
+  /** Which controller's size the session follows (controller-sizes.ts). */
+  private readonly sizes = new ControllerSizes();
   /** MembershipChanged requested in this turn of the event loop: one frame answers them all. */
   private membershipBatch: { seq: Promise<number>; log: () => void } | undefined;
   private killedBy: ClosedReason | undefined;
   private readonly closedWaiters: Array<() => void> = [];
   private readonly clock: Clock;
   onClosed: (exitCode: number | null, reason: ClosedReason) => void = () => {};
+  /** The size rule (not a Resize request) gave the session a new size: the registry shows it. */
+  onSizeFollowed: (size: TerminalSize) => void = () => {};
 
   constructor(
     readonly record: SessionRecord,
@@ -98,6 +103,11 @@ export class SessionRuntime {
 
   get sessionId(): string {
     return this.record.sessionId;
+  }
+
+  /** The PTY's size now. */
+  get currentSize(): TerminalSize {
+    return { ...this.size };
   }
 
   get running(): boolean {
@@ -171,9 +181,12 @@ export class SessionRuntime {
       req.admin === true,
     );
     this.membersChanged(); // a reader on another edge: output no longer waits for these
-    // Geometry only matters on the first controller's join (extension: join payload).
-    if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId) && !this.sameSize(req.size)) {
-      this.applyResize(req.size);
+    this.sizes.joined(req.clientId, req.size);
+    // Geometry only matters on the first controller's join (extension: join payload); a later
+    // controller's is remembered, and applies once it types.
+    if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId)) {
+      if (!this.sameSize(req.size)) this.applyResize(req.size);
+      this.sizes.applied(req.clientId);
     }
     const membershipSeq = await this.logMembership();
     const keyframe = await this.keyframe();
@@ -182,8 +195,11 @@ export class SessionRuntime {
   }
 
   async leave(clientId: string): Promise<void> {
+    const wasController = this.membership.roleOf(clientId) === 'controller';
     if (!this.membership.remove(clientId)) return;
+    this.sizes.left(clientId);
     this.membersChanged();
+    if (wasController) this.controllerGone(clientId);
     if (this.state === 'closed') return;
     await this.logMembership();
     await this.sequencer.flushed();
@@ -192,6 +208,7 @@ export class SessionRuntime {
   async setRole(clientId: string, role: PtyRole, canControl: boolean): Promise<RoleChangeResult> {
     this.assertRunning();
     const { grant, changed } = this.membership.setRole(clientId, role, canControl);
+    if (changed && grant.role === 'observer') this.controllerGone(clientId);
     const membershipSeq = changed ? await this.logMembership() : undefined;
     const keyframe = await this.keyframe();
     await this.sequencer.flushed();
@@ -199,8 +216,11 @@ export class SessionRuntime {
   }
 
   releaseEdge(edgeId: string): void {
+    const gone = this.membership.all().filter((m) => m.edgeId === edgeId);
     if (this.membership.removeEdge(edgeId) === 0) return;
+    for (const m of gone) this.sizes.left(m.clientId);
     this.membersChanged();
+    for (const m of gone) if (m.role === 'controller') this.controllerGone(m.clientId);
     if (this.state !== 'closed') void this.logMembership();
   }
 
@@ -245,6 +265,29 @@ export class SessionRuntime {
     this.membershipBatch?.log();
   }
 
+  /**
+   * A controller left or gave up control: when its size was the session's, the session takes the
+   * size of the remaining controller active most recently. Failing to resize does not fail the leave.
+   */
+  private controllerGone(clientId: string): void {
+    if (this.state !== 'running') return;
+    const remaining = this.membership
+      .all()
+      .filter((m) => m.role === 'controller')
+      .map((m) => m.clientId);
+    const next = this.sizes.controllerGone(clientId, remaining, this.size);
+    if (!next) return;
+    try {
+      this.applyResize(next.size);
+      this.onSizeFollowed(next.size);
+    } catch (err) {
+      this.opts.logger.warn(
+        { session_id: this.sessionId, err: (err as Error).message },
+        "could not give the session the remaining controller's size",
+      );
+    }
+  }
+
   private isOnlyController(clientId: string): boolean {
     return this.membership.all().every((m) => m.role !== 'controller' || m.clientId === clientId);
   }
@@ -254,6 +297,13 @@ export class SessionRuntime {
   input(clientId: string, data: Uint8Array): void {
     this.assertRunning();
     this.assertController(clientId, 'send input');
+    // The one typing sees a screen that fits it: its size first, when the session has another.
+    const fit = this.sizes.typed(clientId, this.size);
+    if (fit) {
+      this.applyResize(fit);
+      this.sizes.applied(clientId);
+      this.onSizeFollowed(fit);
+    }
     try {
       this.proc.write(data);
     } catch (err) {
@@ -264,7 +314,9 @@ export class SessionRuntime {
   async resize(clientId: string, size: TerminalSize): Promise<void> {
     this.assertRunning();
     this.assertController(clientId, 'resize');
+    this.sizes.resized(clientId, size);
     this.applyResize(size);
+    this.sizes.applied(clientId);
     await this.sequencer.flushed();
   }
 
