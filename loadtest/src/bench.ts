@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   log(`bench: profile ${p.name}, budget ${p.budgetMs / 1000} s, ${machine.cpus} cpus, node ${machine.node}`);
   // The readers of every target live in this process. Without the services' heap floor it ran a
   // full collection every 20-40 ms under the 100-reader fan-out and its readers fell behind: every
-  // one was skipped, and the service's total halved (loadtest/README.md, twelfth session).
+  // one was skipped, and the service's total halved.
   const missing = [...missingServiceNodeFlags(), ...missingServiceEnv()];
   if (missing.length > 0)
     log(

@@ -11,7 +11,7 @@
  * the young generation's size. Without a floor the limit settles at about twice the ~15 MB that is
  * live, so a 50 MB stream ran a full collection every 0.1–0.2 s: a quarter of the event loop's busy
  * time. With the floor: 2–5 collections per stream instead of ~10, and 25–30 % less CPU per MB
- * (loadtest/README.md, "twelfth session"). The cost is garbage kept up to the floor before it is
+ * (alternating A/B of fresh processes). The cost is garbage kept up to the floor before it is
  * collected; peak RSS under a flood stayed within tests/security/slow-consumer-rss's bounds.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=64'];

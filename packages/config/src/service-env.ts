@@ -11,7 +11,7 @@
  * output"), so a 50 MB stream touched ~360 new 4 KiB pages per MB, and on the 2-core VMs here a
  * page fault costs ~13 µs: a fifth of the event loop's time went to faulting memory in. With
  * huge pages: 70–170 faults per MB, 15–20 % less CPU per MB and a faster stream (alternating
- * rounds, loadtest/README.md, nineteenth session). Where THP is off (`never`) or the C library
+ * rounds). Where THP is off (`never`) or the C library
  * is not glibc, the variable changes nothing. Sessions do not inherit it (session-env.ts passes
  * a short allowlist), so the programs in the terminals keep their own malloc.
  */

@@ -284,7 +284,7 @@ export class TranscriptArchiver {
    * one every `flushMs`, and writing it (the chunk's framing, the compressor thread, an INSERT in
    * cluster mode) delayed the keystrokes typed meanwhile: with 50 sessions typing in cluster mode,
    * alternating, echo p99 9.8-14.1 ms (max 35-42) with a chunk a second against 7.4-10.6 (max
-   * 16-20) with chunks waiting for a pause (loadtest/README.md, nineteenth session). A person
+   * 16-20) with chunks waiting for a pause. A person
    * typing pauses; continuous output is archived every `maxDeferMs`.
    */
   private due(now: number): number {
