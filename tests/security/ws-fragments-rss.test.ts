@@ -87,7 +87,10 @@ async function pinFragments(url: string, token: string): Promise<Outcome> {
     ws.once('message', () => resolve(101)); // binding_hello
     ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.once('error', () => resolve(0));
+    // Closed after the upgrade, before its hello (an edge out of room may end it so): not held.
+    ws.once('close', () => resolve(-1));
   });
+  if (opened === -1) return { closedAfterBytes: 0 };
   if (opened !== 101) return { refused: opened };
   let closed = false;
   ws.on('close', () => (closed = true));
