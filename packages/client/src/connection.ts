@@ -1,7 +1,7 @@
 import type { BindingHelloPayload, DecodedOutput, Envelope, ServiceParameters } from '@pty-ws/protocol';
 import { decodeOutputFrame } from '@pty-ws/protocol';
 import { fatalCloseError, PtyWsError } from './errors';
-import { clearTimer, setTimer, type TimerHandle } from './runtime';
+import type { Clock, ClockTimer } from './clock';
 import type { CloseEventLike, MessageEventLike, WebSocketCtor, WebSocketLike } from './websocket';
 import { WS_OPEN } from './websocket';
 import { parseServerFrame, toBytes, type ServerFrame } from './wire';
@@ -13,6 +13,7 @@ export interface ConnectionConfig {
   headers: Record<string, string> | undefined;
   WebSocket: WebSocketCtor;
   helloTimeoutMs: number;
+  clock: Clock;
   /** Extension URIs and service parameters for the first client frame (binding §3), read when it is sent. */
   firstFrameExtras: () => { extensions: string[]; service_parameters?: ServiceParameters };
 }
@@ -65,7 +66,7 @@ export class Connection {
   private opened = false;
   private anyFrame = false;
   private firstSent = false;
-  private helloTimer: TimerHandle;
+  private helloTimer: ClockTimer | undefined;
   private errorMessage = '';
   /** Why we closed the socket ourselves, reported instead of the bare close code. */
   private localFailure: PtyWsError | undefined;
@@ -101,7 +102,7 @@ export class Connection {
       this.resolveClosed({ code: 1006, reason: e.message, fatal: e });
       return;
     }
-    this.helloTimer = setTimer(
+    this.helloTimer = cfg.clock.setTimeout(
       () =>
         this.fail(
           new PtyWsError('CONNECT_FAILED', `no binding_hello within ${cfg.helloTimeoutMs} ms`, { retryable: true }),
@@ -139,7 +140,7 @@ export class Connection {
   }
 
   close(code = 1000, reason = ''): void {
-    clearTimer(this.helloTimer);
+    this.helloTimer?.cancel();
     try {
       this.ws?.close(code, reason);
     } catch {
@@ -205,7 +206,7 @@ export class Connection {
         4400,
       );
     }
-    clearTimer(this.helloTimer);
+    this.helloTimer?.cancel();
     this.hello = frame.payload as BindingHelloPayload;
     this.resolveReady(this.hello);
   }
@@ -216,7 +217,7 @@ export class Connection {
   }
 
   private onClose(ev: CloseEventLike): void {
-    clearTimer(this.helloTimer);
+    this.helloTimer?.cancel();
     const code = typeof ev.code === 'number' ? ev.code : 1006;
     const reason = typeof ev.reason === 'string' && ev.reason ? ev.reason : this.errorMessage;
     const info: CloseInfo = { code, reason };

@@ -113,3 +113,9 @@ export function fatalCloseError(closeCode: number, reason: string, httpStatus?: 
   }
   return undefined;
 }
+
+/** Any thrown value as a PtyWsError (non-SDK errors become INTERNAL, keeping the original as `cause`). */
+export function asPtyWsError(err: unknown): PtyWsError {
+  if (isPtyWsError(err)) return err;
+  return new PtyWsError('INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
+}

@@ -1,5 +1,6 @@
 import type { PtyRole, ServiceParameters, SessionHostFields } from '@pty-ws/protocol';
 import { BEARER_SUBPROTOCOL_PREFIX, SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON } from '@pty-ws/protocol';
+import { systemClock, type Clock } from './clock';
 import { PtyWsError } from './errors';
 import { base64UrlEncode, defaultWebSocket } from './runtime';
 import type { WebSocketCtor, WebSocketCtorOptions } from './websocket';
@@ -58,6 +59,11 @@ export interface PtyClientOptions {
   connectTimeoutMs?: number;
   /** How long leave() waits for the server to close before closing itself. Default 3 s. */
   leaveTimeoutMs?: number;
+  /**
+   * Time source for every timeout and reconnect pause. Default: the runtime's clock and timers.
+   * Tests pass a manual clock (any object with this shape, e.g. the services' Clock port).
+   */
+  clock?: Clock;
 }
 
 /** Options for join(): the extension's join fields plus the session-host fields of binding §5.1.1. */
@@ -83,6 +89,9 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
   connectTimeoutMs: number;
   leaveTimeoutMs: number;
+  clock: Clock;
+  role: PtyRole | undefined;
+  clientLabel: string | undefined;
 }
 
 export const RECONNECT_DEFAULTS: Required<ReconnectOptions> = {
@@ -151,6 +160,9 @@ export function resolveOptions(o: PtyClientOptions): ResolvedOptions {
     requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
     connectTimeoutMs: o.connectTimeoutMs ?? 10_000,
     leaveTimeoutMs: o.leaveTimeoutMs ?? 3_000,
+    clock: o.clock ?? systemClock,
+    role: o.role,
+    clientLabel: o.clientLabel,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Envelope } from '@pty-ws/protocol';
 import { PtyWsError } from './errors';
-import { clearTimer, setTimer, type TimerHandle } from './runtime';
+import type { Clock, ClockTimer } from './clock';
 
 interface Pending {
   op: string;
@@ -14,12 +14,14 @@ interface Pending {
   map: (frame: Envelope<unknown>) => unknown;
   resolve: (value: unknown) => void;
   reject: (err: PtyWsError) => void;
-  timer: TimerHandle;
+  timer: ClockTimer;
 }
 
 /** Correlates request frames with their answers by `id` (binding §3: responses echo the id). */
 export class RequestTracker {
   private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly clock: Clock) {}
 
   /**
    * Registers a request before it is sent. With `expects`, a frame of that op and id resolves it
@@ -33,7 +35,7 @@ export class RequestTracker {
     map: (frame: Envelope<unknown>) => T = (frame) => frame as T,
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimer(() => {
+      const timer = this.clock.setTimeout(() => {
         this.pending.delete(id);
         reject(
           new PtyWsError('TIMEOUT', `${op} timed out after ${timeoutMs} ms`, { requestId: id, op, retryable: true }),
@@ -90,11 +92,30 @@ export class RequestTracker {
     for (const id of [...this.pending.keys()]) this.reject(id, makeError(id, this.pending.get(id)?.op ?? ''));
   }
 
+  /** The connection closed: every request in flight fails (for good when the session itself closed). */
+  failOnClose(closeCode: number, sessionClosed: boolean): void {
+    this.rejectAll((id, op) =>
+      sessionClosed
+        ? new PtyWsError('SESSION_CLOSED', `the session has closed (before ${op} completed)`, {
+            requestId: id,
+            op,
+            closeCode,
+            retryable: false,
+          })
+        : new PtyWsError('CONNECTION_CLOSED', `connection closed before ${op} completed`, {
+            requestId: id,
+            op,
+            closeCode,
+            retryable: true,
+          }),
+    );
+  }
+
   private take(id: string): Pending | undefined {
     const p = this.pending.get(id);
     if (!p) return undefined;
     this.pending.delete(id);
-    clearTimer(p.timer);
+    p.timer.cancel();
     return p;
   }
 }

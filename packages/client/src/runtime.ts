@@ -1,16 +1,11 @@
 /**
  * Platform helpers that exist in both browsers and Node without importing Node modules or relying
- * on DOM/Node type declarations. Timers are looked up at call time so fake timers installed after
- * this module loaded still apply.
+ * on DOM/Node type declarations. Timers live in clock.ts.
  */
 import { encodeBase64, utf8 } from '@pty-ws/protocol';
 import type { WebSocketCtor } from './websocket';
 
-export type TimerHandle = unknown;
-
 interface RuntimeGlobals {
-  setTimeout(cb: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
   queueMicrotask(cb: () => void): void;
   WebSocket?: WebSocketCtor;
   TextDecoder?: new (label?: string) => { decode(input?: Uint8Array): string };
@@ -18,14 +13,6 @@ interface RuntimeGlobals {
 
 function runtime(): RuntimeGlobals {
   return globalThis as unknown as RuntimeGlobals;
-}
-
-export function setTimer(cb: () => void, ms: number): TimerHandle {
-  return runtime().setTimeout(cb, ms);
-}
-
-export function clearTimer(handle: TimerHandle | undefined): void {
-  if (handle !== undefined) runtime().clearTimeout(handle);
 }
 
 /** Reports an error to the host (uncaught-exception handler / console) without unwinding the caller. */
