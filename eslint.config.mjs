@@ -47,6 +47,32 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: packageBoundaries(['../../*/src', '../../*/src/**']) }] },
   },
   {
+    // The client SDK takes all time from its injected Clock (packages/client/src/clock.ts, the one
+    // place that reads the runtime's clocks), so its reconnect supervisor and timeouts run on a
+    // manual clock in tests instead of sleeping.
+    files: ['packages/client/src/**/*.ts'],
+    ignores: ['packages/client/src/clock.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'].map((name) => ({
+          name,
+          message: 'use the injected Clock (clock.ts)',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'use the injected Clock (clock.ts)' },
+        { object: 'performance', property: 'now', message: 'use the injected Clock (clock.ts)' },
+        ...['setTimeout', 'setInterval'].map((property) => ({
+          object: 'globalThis',
+          property,
+          message: 'use the injected Clock (clock.ts)',
+        })),
+      ],
+    },
+  },
+  {
     files: ['**/test/**', 'tests/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -1,14 +1,29 @@
+import { ManualClock } from '@pty-ws/testkit';
 import { PtyClient, type PtyWsError, type ReplayLostEvent } from '../src';
+import { stateReached, walkBackoff } from './clock-helpers';
 import { FakeServer } from './fake-server';
-import { clientFor, delay, record, text, until } from './helpers';
+import { clientFor, record, text } from './helpers';
 
+/**
+ * The backoff pauses run on a ManualClock: a test moves it past a pause (or not at all) instead of
+ * sleeping, so "nothing reconnected" is checked after the pause provably elapsed.
+ */
 describe('reconnect', () => {
   let server: FakeServer;
   let client: PtyClient;
+  let clock: ManualClock;
+  /** `reconnecting` events of the current client, as attempt numbers. */
+  let reconnects: number[];
+  const start = async (options: Parameters<typeof clientFor>[1] = {}): Promise<void> => {
+    clock = new ManualClock();
+    client = clientFor(server, { clock, ...options });
+    reconnects = [];
+    client.on('reconnecting', (ev) => reconnects.push(ev.attempt));
+    await client.connect();
+  };
   beforeEach(async () => {
     server = await FakeServer.start();
-    client = clientFor(server);
-    await client.connect();
+    await start();
   });
   afterEach(async () => {
     client.close();
@@ -31,14 +46,18 @@ describe('reconnect', () => {
       return undefined;
     });
     server.dropAll();
-    await until(() => client.state === 'reconnecting');
+    await stateReached(client, 'reconnecting');
     server.output('missed while away');
+    clock.advance(9);
+    expect(reconnects).toEqual([1]);
+    expect(server.conns).toHaveLength(1); // the 10 ms pause has not elapsed yet
+    clock.advance(1);
 
     const conn2 = await server.connection(1);
     const join = await conn2.waitFor('pty.join_session');
     expect(join.replay_from).toBe(before);
     expect(join.payload).toMatchObject({ role: 'controller', client_label: 'me' });
-    await until(() => client.state === 'open');
+    await stateReached(client, 'open');
     expect(events).toEqual([
       'disconnect:true',
       'state:reconnecting',
@@ -63,12 +82,14 @@ describe('reconnect', () => {
   it('resubscribes task streams with replay_from and delivers what was missed', async () => {
     server.autoCompleteStreams = false;
     const stream = await client.sendStreamingMessage('long job');
+    const working = stream.next('update');
     server.taskUpdate(stream.taskId, 'WORKING');
-    await until(() => stream.lastUpdate !== undefined);
+    await working;
     const before = client.lastSequence;
     server.dropAll();
-    await until(() => client.state === 'reconnecting');
+    await stateReached(client, 'reconnecting');
     server.taskUpdate(stream.taskId, 'COMPLETED');
+    clock.advance(10);
     const sub = await (await server.connection(1)).waitFor('SubscribeToTask');
     expect(sub.replay_from).toBe(before);
     expect(sub.payload).toEqual({ task_id: stream.taskId });
@@ -80,16 +101,19 @@ describe('reconnect', () => {
 
   it('emits replayLost on REPLAY_OUT_OF_RANGE and still completes the re-join', async () => {
     await client.join();
+    const output = client.next('output');
     server.output('x');
-    await until(() => client.lastSequence === server.seq);
+    await output;
+    expect(client.lastSequence).toBe(server.seq);
     const lost = client.next('replayLost');
     server.dropAll();
-    await until(() => client.state === 'reconnecting');
+    await stateReached(client, 'reconnecting');
     server.evictedThrough = server.seq + 10;
+    clock.advance(10);
     const ev: ReplayLostEvent = await lost;
     expect(ev.error.code).toBe('REPLAY_OUT_OF_RANGE');
     expect(ev.replayFrom).toBeGreaterThan(0);
-    await until(() => client.state === 'open');
+    await stateReached(client, 'open');
     expect(client.isJoined).toBe(true);
   });
 
@@ -107,7 +131,9 @@ describe('reconnect', () => {
     expect(client.state).toBe('closed');
     const conn = await server.connection(0);
     expect(conn.received.map((f) => f.op)).toContain('pty.leave_session');
-    await delay(100);
+    clock.advance(60_000);
+    expect(reconnects).toEqual([]);
+    expect(clock.pendingCount).toBe(0);
     expect(server.conns).toHaveLength(1);
   });
 
@@ -116,8 +142,10 @@ describe('reconnect', () => {
     const err = client.next('error');
     server.closeAll(4401, 'token expired');
     await expect(err).resolves.toMatchObject({ code: 'UNAUTHENTICATED', closeCode: 4401 });
-    await until(() => client.state === 'closed');
-    await delay(100);
+    await stateReached(client, 'closed');
+    clock.advance(60_000);
+    expect(reconnects).toEqual([]);
+    expect(clock.pendingCount).toBe(0);
     expect(server.conns).toHaveLength(1);
   });
 
@@ -125,7 +153,9 @@ describe('reconnect', () => {
     const err = client.next('error');
     server.closeAll(4404);
     await expect(err).resolves.toMatchObject({ code: 'NOT_FOUND' });
-    await delay(100);
+    expect(client.state).toBe('closed');
+    clock.advance(60_000);
+    expect(reconnects).toEqual([]);
     expect(server.conns).toHaveLength(1);
   });
 
@@ -133,29 +163,34 @@ describe('reconnect', () => {
     await client.join();
     server.dropAll();
     (server.options as { token?: string }).token = 'now-required';
-    const err: PtyWsError = await client.next('error');
+    await stateReached(client, 'reconnecting');
+    const error = client.next('error');
+    clock.advance(10);
+    const err: PtyWsError = await error;
     expect(err).toMatchObject({ code: 'UNAUTHENTICATED', httpStatus: 401 });
     expect(client.state).toBe('closed');
+    expect(reconnects).toEqual([1]);
   });
 
   it('gives up after maxAttempts when the server is gone', async () => {
     client.close();
-    client = clientFor(server, { autoReconnect: { initialDelayMs: 5, maxDelayMs: 5, jitter: 0, maxAttempts: 3 } });
-    await client.connect();
-    const attempts: number[] = [];
-    client.on('reconnecting', (e) => attempts.push(e.attempt));
+    await start({ autoReconnect: { initialDelayMs: 100, factor: 3, jitter: 0, maxAttempts: 3 } });
+    const delays: number[] = [];
+    client.on('reconnecting', (e) => delays.push(e.delayMs));
+    const attempts = walkBackoff(client, clock);
     const err = client.next('error');
     await server.stop();
     await expect(err).resolves.toMatchObject({ code: 'RECONNECT_FAILED' });
     expect(attempts).toEqual([1, 2, 3]);
+    expect(delays).toEqual([100, 300, 900]);
+    expect(clock.monotonic()).toBe(1300); // the pauses ran on the manual clock, and only they
     expect(client.state).toBe('closed');
     server = await FakeServer.start(); // for afterEach
   });
 
   it('does not reconnect when autoReconnect is false', async () => {
     client.close();
-    client = clientFor(server, { autoReconnect: false });
-    await client.connect();
+    await start({ autoReconnect: false });
     const err = client.next('error');
     server.dropAll();
     await expect(err).resolves.toMatchObject({ code: 'CONNECTION_CLOSED' });
@@ -164,14 +199,16 @@ describe('reconnect', () => {
 
   it('leave() during a reconnect pause stops the loop', async () => {
     client.close();
-    client = clientFor(server, { autoReconnect: { initialDelayMs: 300, jitter: 0 } });
-    await client.connect();
+    await start({ autoReconnect: { initialDelayMs: 300, jitter: 0 } });
     const connections = server.conns.length;
     server.dropAll();
-    await until(() => client.state === 'reconnecting');
+    await stateReached(client, 'reconnecting');
+    expect(clock.pendingCount).toBe(1); // the pause
     await client.leave();
-    await delay(400);
     expect(client.state).toBe('closed');
+    expect(clock.pendingCount).toBe(0);
+    clock.advance(400);
+    expect(reconnects).toEqual([1]);
     expect(server.conns).toHaveLength(connections);
   });
 });
