@@ -9,20 +9,14 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import {
-  BEARER_SUBPROTOCOL_PREFIX,
   BINDING_URI,
   BINDING_VERSION,
-  CLIENT_OPS,
-  decodeBase64,
   decodeInputFrame,
   encodeBase64,
   encodeOutputFrame,
-  errorFrame,
   EXTENSION_URI,
   FrameRejected,
-  newId,
   parseClientFrame,
-  PUSH_NOTIFICATION_OPS,
   rfc3339,
   serverFrame,
   SNAPSHOT_FORMAT,
@@ -30,7 +24,6 @@ import {
   SUBPROTOCOL_JSON,
   SUPPORTED_OPERATIONS,
   TERMINAL_TASK_STATES,
-  type BindingErrorCode,
   type ClientFrame,
   type ClientFrameOf,
   type ClientOp,
@@ -39,6 +32,10 @@ import {
   type Task,
   type TaskState,
 } from '@pty-ws/protocol';
+import { bearerOf, FakeConn, offeredProtocols } from './fake-conn';
+import { handleInput, handleOp } from './fake-ops';
+
+export { FakeConn } from './fake-conn';
 
 export const INSTANCE_ID = 'inst-1';
 export const SESSION_ID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
@@ -69,70 +66,6 @@ interface LogEntry {
   frame: Envelope<Record<string, unknown>>;
   /** Only these connections see it (TaskStatusUpdate filtering, README interpretation 2). */
   taskId?: string;
-}
-
-export class FakeConn {
-  readonly received: ClientFrame[] = [];
-  readonly rawText: string[] = [];
-  readonly binaryReceived: Uint8Array[] = [];
-  readonly clientId = newId();
-  role: PtyRole | undefined;
-  joined = false;
-  label: string | undefined;
-  /** Sequence of the last log frame written to this connection (README interpretation 1). */
-  lastSeq = 0;
-  readonly subscriptions = new Set<string>();
-  helloSentAt = 0;
-  firstFrameAt = 0;
-  private readonly waiters: Array<{ match: (f: ClientFrame) => boolean; resolve: (f: ClientFrame) => void }> = [];
-
-  constructor(
-    readonly ws: WebSocket,
-    readonly protocol: string,
-    readonly offered: string[],
-    readonly bearer: string | undefined,
-    readonly authorization: string | undefined,
-  ) {}
-
-  get binary(): boolean {
-    return this.protocol === SUBPROTOCOL_BINARY;
-  }
-
-  send(frame: Envelope<unknown>): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
-  }
-
-  /** A frame addressed to this connection only: not logged, carries the last sequence written here. */
-  reply(op: string, payload: unknown, id?: string): void {
-    this.send(serverFrame(op, payload, this.lastSeq, id ? { id } : {}));
-  }
-
-  error(code: BindingErrorCode, message: string, requestId?: string): void {
-    this.send(errorFrame(code, message, this.lastSeq, requestId));
-  }
-
-  sessionFrame(payload: Record<string, unknown>): void {
-    this.reply('pty.session_frame', payload);
-  }
-
-  /** Resolves with the next (or an already received) client frame of `op` matching `pred`. */
-  waitFor(op: string, pred: (f: ClientFrame) => boolean = () => true): Promise<ClientFrame> {
-    const match = (f: ClientFrame): boolean => f.op === op && pred(f);
-    const seen = this.received.find(match);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve) => this.waiters.push({ match, resolve }));
-  }
-
-  /** @internal */
-  record(frame: ClientFrame): void {
-    this.received.push(frame);
-    for (const w of [...this.waiters]) {
-      if (w.match(frame)) {
-        this.waiters.splice(this.waiters.indexOf(w), 1);
-        w.resolve(frame);
-      }
-    }
-  }
 }
 
 export class FakeServer {
@@ -377,7 +310,7 @@ export class FakeServer {
       conn.binaryReceived.push(bytes);
       const input = decodeInputFrame(bytes);
       if (!input) return conn.error('INVALID_REQUEST', 'not a PW1I frame');
-      return this.input(conn, input);
+      return handleInput(this, conn, input);
     }
     const text = data.toString('utf8');
     conn.rawText.push(text);
@@ -392,137 +325,7 @@ export class FakeServer {
     conn.record(frame);
     const override = this.overrides.get(frame.op);
     if (override) return override(conn, frame);
-    this.handle(conn, frame);
-  }
-
-  private input(conn: FakeConn, bytes: Uint8Array, requestId?: string): void {
-    if (conn.role !== 'controller') return conn.error('PERMISSION_DENIED', 'observers cannot send input', requestId);
-    this.output(bytes);
-  }
-
-  private handle(conn: FakeConn, f: ClientFrame): void {
-    switch (f.op) {
-      case 'pty.join_session':
-        return this.join(conn, f);
-      case 'pty.session_input':
-        return this.input(conn, decodeBase64(f.payload.data), f.id);
-      case 'pty.session_resize': {
-        const { cols, rows } = f.payload;
-        if (conn.role !== 'controller') return conn.error('PERMISSION_DENIED', 'observers cannot resize', f.id);
-        if (cols < 20 || rows < 5) return conn.error('INVALID_REQUEST', 'below 20x5', f.id);
-        return this.resize(cols, rows);
-      }
-      case 'pty.request_role':
-        conn.role = f.payload.role;
-        conn.sessionFrame({ kind: 'RoleAssigned', role: conn.role, client_id: conn.clientId });
-        return this.membership();
-      case 'pty.release_role':
-        conn.role = 'observer';
-        conn.sessionFrame({ kind: 'RoleAssigned', role: 'observer', client_id: conn.clientId });
-        return this.membership();
-      case 'pty.request_keyframe':
-        return this.keyframe(conn);
-      case 'pty.leave_session':
-        conn.joined = false;
-        this.membership();
-        conn.sessionFrame({ kind: 'MembershipChanged', controllers: [], observers: [] });
-        return conn.ws.close(1000, 'left');
-      case 'SendMessage': {
-        const task = this.newTask('COMPLETED');
-        return conn.reply('SendMessage.Response', { task }, f.id);
-      }
-      case 'SendStreamingMessage': {
-        const task = this.newTask('SUBMITTED');
-        conn.subscriptions.add(task.id);
-        conn.reply('SendStreamingMessage.Accepted', { task_id: task.id }, f.id);
-        if (this.autoCompleteStreams) {
-          this.taskUpdate(task.id, 'WORKING');
-          this.taskUpdate(task.id, 'COMPLETED');
-        }
-        return;
-      }
-      case 'GetTask':
-      case 'CancelTask': {
-        const task = this.tasks.get(f.payload.task_id);
-        if (!task) return conn.error('TASK_NOT_FOUND', `Task ${f.payload.task_id} not found`, f.id);
-        if (f.op === 'GetTask') return conn.reply('GetTask.Response', { task }, f.id);
-        if (TERMINAL_TASK_STATES.has(task.status.state))
-          return conn.error('TASK_NOT_CANCELABLE', 'task is terminal', f.id);
-        this.taskUpdate(task.id, 'CANCELED');
-        return conn.reply('CancelTask.Response', { task }, f.id);
-      }
-      case 'ListTasks':
-        return conn.reply('ListTasks.Response', { tasks: [...this.tasks.values()], next_page_token: '' }, f.id);
-      case 'SubscribeToTask': {
-        const taskId = f.payload.task_id;
-        if (!this.tasks.has(taskId)) return conn.error('TASK_NOT_FOUND', `Task ${taskId} not found`, f.id);
-        if (typeof f.replay_from === 'number' && f.replay_from < this.evictedThrough) {
-          return conn.error('REPLAY_OUT_OF_RANGE', 'replay_from precedes retained frames', f.id);
-        }
-        conn.subscriptions.add(taskId);
-        conn.reply('SubscribeToTask.Accepted', { current_sequence: this.seq }, f.id);
-        if (typeof f.replay_from === 'number') this.replay(conn, f.replay_from, taskId);
-        return;
-      }
-      case 'Unsubscribe':
-        conn.subscriptions.delete(f.payload.task_id);
-        return conn.reply('Unsubscribe.Response', {}, f.id);
-      case 'UpdateServiceParameters':
-        return conn.reply('UpdateServiceParameters.Response', {}, f.id);
-      case 'ping':
-        return conn.reply('pong', { client_ts: f.payload.client_ts, server_ts: rfc3339() }, f.id);
-      default:
-        if (PUSH_NOTIFICATION_OPS.has(f.op) || !(f.op in CLIENT_OPS)) {
-          return conn.error('UNSUPPORTED_OPERATION', `unsupported operation '${f.op}'`, f.id);
-        }
-    }
-  }
-
-  /** Join flush per README interpretation 3. */
-  private join(conn: FakeConn, f: ClientFrameOf<'pty.join_session'>): void {
-    const p = f.payload;
-    const controllers = this.attached().filter((c) => c.role === 'controller').length;
-    let role: PtyRole = p.role ?? this.options.defaultRole ?? 'controller';
-    let downgraded = false;
-    if (role === 'controller' && controllers >= (this.options.maxControllers ?? 4)) {
-      role = 'observer';
-      downgraded = true;
-    }
-    conn.role = role;
-    conn.label = p.client_label;
-    if (p.cols !== undefined && p.rows !== undefined && this.seq === 0) {
-      this.cols = p.cols;
-      this.rows = p.rows;
-    }
-    conn.sessionFrame(
-      downgraded
-        ? { kind: 'RoleAssigned', role, client_id: conn.clientId, downgraded: true, reason: 'max_controllers' }
-        : { kind: 'RoleAssigned', role, client_id: conn.clientId },
-    );
-    if (typeof f.replay_from === 'number') {
-      if (f.replay_from < this.evictedThrough)
-        conn.error('REPLAY_OUT_OF_RANGE', 'replay_from precedes retained frames', f.id);
-      else this.replay(conn, f.replay_from);
-    }
-    conn.joined = true;
-    this.membership();
-    this.keyframe(conn);
-  }
-
-  /** Logged frames after `from`, as JSON (binding §3.1: replay stays JSON), filtered per interpretation 2. */
-  private replay(conn: FakeConn, from: number, onlyTask?: string): void {
-    for (const entry of this.log) {
-      const seq = entry.frame.sequence!;
-      if (seq <= from) continue;
-      if (
-        onlyTask !== undefined
-          ? entry.taskId !== onlyTask
-          : entry.taskId !== undefined && !conn.subscriptions.has(entry.taskId)
-      )
-        continue;
-      conn.lastSeq = seq;
-      conn.send(entry.frame);
-    }
+    handleOp(this, conn, frame);
   }
 
   keyframe(conn: FakeConn): void {
@@ -535,26 +338,4 @@ export class FakeServer {
       anchor_sequence: this.seq,
     });
   }
-
-  private newTask(state: TaskState): Task {
-    const task: Task = { id: newId(), context_id: newId(), status: { state, timestamp: rfc3339() } };
-    this.tasks.set(task.id, task);
-    return task;
-  }
-}
-
-function offeredProtocols(req: IncomingMessage): string[] {
-  const header = req.headers['sec-websocket-protocol'];
-  return header
-    ? header
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : [];
-}
-
-/** Binding §7.1: `bearer.<base64url-token>`; the server base64url-decodes it. */
-function bearerOf(offered: string[]): string | undefined {
-  const b = offered.find((p) => p.startsWith(BEARER_SUBPROTOCOL_PREFIX));
-  return b ? Buffer.from(b.slice(BEARER_SUBPROTOCOL_PREFIX.length), 'base64url').toString('utf8') : undefined;
 }
