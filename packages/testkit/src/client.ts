@@ -8,139 +8,30 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import {
-  BEARER_SUBPROTOCOL_PREFIX,
   EXTENSION_URI,
-  SUBPROTOCOL_JSON,
   clientFrame,
   encodeBase64,
   encodeInputFrame,
   type BindingHelloPayload,
   type Envelope,
-  type ServiceParameters,
 } from '@pty-ws/protocol';
 import {
   describeFrame,
   is,
   outputBytes,
-  seqOf,
+  receivedFrame,
   type FramePredicate,
   type Received,
   type ServerEnvelope,
 } from './frames';
+import { SequenceWatch } from './sequence';
+import { headersOf, protocolsOf, UpgradeRejected, type ConnectOptions } from './upgrade';
 
-/**
- * Sequence regressions seen by any TestClient of this process since the last take: README
- * interpretation 1 says `sequence` never decreases on a connection, whatever the frame. Every
- * client checks every frame it receives, so no frame kind can regress unnoticed; the jest set-up
- * (jest-sequence-guard.ts) fails the test that was running.
- */
-const regressions: string[] = [];
-
-/** Returns and forgets the regressions recorded so far (see `regressions`). */
-export function takeSequenceRegressions(): string[] {
-  return regressions.splice(0, regressions.length);
-}
-
-export interface ConnectOptions {
-  /** Requested subprotocols; default [`pty-ws.v1`]; `null` sends no Sec-WebSocket-Protocol header. */
-  protocols?: string[] | null;
-  /** Bearer token sent as `Authorization: Bearer …` (default: none). */
-  token?: string;
-  /** Bearer token sent as a `bearer.<base64url>` subprotocol instead. */
-  subprotocolToken?: string;
-  headers?: Record<string, string>;
-  /** false: do not answer WebSocket pings (simulates a dead or frozen peer). Default true. */
-  autoPong?: boolean;
-  /** `extensions` put on the first frame this client sends; default [pty-extensions/v1]. */
-  extensions?: string[] | null;
-  /** `service_parameters` put on the first frame this client sends. */
-  serviceParameters?: ServiceParameters;
-  /** Upgrade timeout. */
-  timeoutMs?: number;
-}
+export { bearerSubprotocol, tryUpgrade, UpgradeRejected, type ConnectOptions, type UpgradeOutcome } from './upgrade';
 
 export interface CloseInfo {
   code: number;
   reason: string;
-}
-
-export class UpgradeRejected extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-    readonly headers: IncomingMessage['headers'],
-  ) {
-    super(`upgrade rejected with HTTP ${status}: ${body.slice(0, 200)}`);
-  }
-}
-
-/** `bearer.<base64url(token)>` (binding §7.1). */
-export function bearerSubprotocol(token: string): string {
-  return BEARER_SUBPROTOCOL_PREFIX + Buffer.from(token, 'utf8').toString('base64url');
-}
-
-function protocolsOf(opts: ConnectOptions): string[] | undefined {
-  const base = opts.protocols === null ? [] : (opts.protocols ?? [SUBPROTOCOL_JSON]);
-  const all = opts.subprotocolToken ? [...base, bearerSubprotocol(opts.subprotocolToken)] : base;
-  return all.length > 0 ? all : undefined;
-}
-
-function headersOf(opts: ConnectOptions): Record<string, string> {
-  const h: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.token !== undefined) h['Authorization'] = `Bearer ${opts.token}`;
-  return h;
-}
-
-export interface UpgradeOutcome {
-  /** 101 when the upgrade succeeded. */
-  status: number;
-  /** Raw `Sec-WebSocket-Protocol` response header (undefined when absent). */
-  protocolHeader: string | undefined;
-  body: string;
-}
-
-/** Attempts an upgrade and reports the HTTP outcome; a successful socket is closed at once. */
-export function tryUpgrade(url: string, opts: ConnectOptions = {}): Promise<UpgradeOutcome> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, protocolsOf(opts), {
-      headers: headersOf(opts),
-      handshakeTimeout: opts.timeoutMs ?? 5000,
-    });
-    let protocolHeader: string | undefined;
-    ws.on('upgrade', (res: IncomingMessage) => {
-      const h = res.headers['sec-websocket-protocol'];
-      protocolHeader = Array.isArray(h) ? h.join(', ') : h;
-    });
-    ws.on('open', () => {
-      resolve({ status: 101, protocolHeader, body: '' });
-      ws.terminate();
-    });
-    ws.on('unexpected-response', (req: ClientRequest, res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        // With an 'unexpected-response' listener ws leaves the request open: end it ourselves.
-        req.destroy();
-        req.socket?.destroy();
-        resolve({
-          status: res.statusCode ?? 0,
-          protocolHeader: undefined,
-          body: Buffer.concat(chunks).toString('utf8'),
-        });
-      });
-      res.on('error', () => {
-        req.destroy();
-        req.socket?.destroy();
-        resolve({ status: res.statusCode ?? 0, protocolHeader: undefined, body: '' });
-      });
-    });
-    ws.on('error', (err: Error) => {
-      // An upgrade that succeeded at HTTP level but failed the client's checks (e.g. the server
-      // echoed a subprotocol we did not offer) lands here after 'upgrade'.
-      if (protocolHeader !== undefined) resolve({ status: 101, protocolHeader, body: `client error: ${err.message}` });
-      else reject(err);
-    });
-  });
 }
 
 export class TestClient {
@@ -153,9 +44,8 @@ export class TestClient {
   private waiters = new Set<() => void>();
   private firstFrameSent = false;
   private closeInfo: CloseInfo | undefined;
-  /** Highest `sequence` received so far, and the first regression below it (if any). */
-  private highestSeq = 0;
-  private regression: string | undefined;
+  /** `sequence` must never decrease on this connection (README interpretation 1). */
+  private readonly sequence = new SequenceWatch();
 
   private constructor(
     readonly ws: WebSocket,
@@ -217,23 +107,10 @@ export class TestClient {
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
-    const r = received(data, isBinary);
+    const r = receivedFrame(data, isBinary);
     this.frames.push(r);
-    this.checkSequence(r);
+    this.sequence.check(r, () => this.describe(Math.max(0, this.frames.length - 6)));
     this.wake();
-  }
-
-  /** Records a frame whose sequence is below one this connection already received. */
-  private checkSequence(r: Received): void {
-    const seq = seqOf(r);
-    if (seq === undefined) return;
-    if (seq < this.highestSeq) {
-      const recent = this.describe(Math.max(0, this.frames.length - 6));
-      const message = `sequence decreased on a connection: ${describeFrame(r)} after sequence ${this.highestSeq}; last frames ${recent}`;
-      this.regression ??= message;
-      regressions.push(message);
-    }
-    this.highestSeq = Math.max(this.highestSeq, seq);
   }
 
   private wake(): void {
@@ -268,8 +145,8 @@ export class TestClient {
     return new Promise((resolve, reject) => {
       let scanned = from;
       const check = (): boolean => {
-        if (this.regression) {
-          reject(new Error(this.regression));
+        if (this.sequence.regression) {
+          reject(new Error(this.sequence.regression));
           return true;
         }
         for (; scanned < this.frames.length; scanned++) {
@@ -464,18 +341,4 @@ export class TestClient {
   terminate(): void {
     this.ws.terminate();
   }
-}
-
-function received(data: Buffer, isBinary: boolean): Received {
-  const at = Date.now();
-  if (isBinary) return { type: 'binary', data: Buffer.from(data), at };
-  const text = data.toString('utf8');
-  try {
-    const frame = JSON.parse(text) as ServerEnvelope;
-    if (frame && typeof frame === 'object' && typeof frame.op === 'string')
-      return { type: 'json', frame, raw: text, at };
-  } catch {
-    // not JSON: kept as text
-  }
-  return { type: 'text', text, at };
 }

@@ -166,3 +166,18 @@ export function describeFrame(r: Received): string {
 function clip(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max / 2)}…${text.slice(-max / 2)}` : text);
 }
+
+/** A WebSocket message as a Received frame: parsed JSON envelope, binary, or (unparsable) text. */
+export function receivedFrame(data: Buffer, isBinary: boolean): Received {
+  const at = Date.now();
+  if (isBinary) return { type: 'binary', data: Buffer.from(data), at };
+  const text = data.toString('utf8');
+  try {
+    const frame = JSON.parse(text) as ServerEnvelope;
+    if (frame && typeof frame === 'object' && typeof frame.op === 'string')
+      return { type: 'json', frame, raw: text, at };
+  } catch {
+    // not JSON: kept as text
+  }
+  return { type: 'text', text, at };
+}

@@ -57,3 +57,35 @@ export function gaps(seqs: readonly number[]): string[] {
   }
   return out;
 }
+
+/**
+ * Sequence regressions seen by any TestClient of this process since the last take: README
+ * interpretation 1 says `sequence` never decreases on a connection, whatever the frame. Every
+ * client checks every frame it receives, so no frame kind can regress unnoticed; the jest set-up
+ * (tests/setup/sequence-guard.ts) fails the test that was running.
+ */
+const regressions: string[] = [];
+
+/** Returns and forgets the regressions recorded so far (see `regressions`). */
+export function takeSequenceRegressions(): string[] {
+  return regressions.splice(0, regressions.length);
+}
+
+/** Watches one connection's frames for a `sequence` below one it already received. */
+export class SequenceWatch {
+  private highest = 0;
+  /** The first regression on this connection, if any. */
+  regression: string | undefined;
+
+  /** Records `r`; `recent` describes the last frames for the failure message. */
+  check(r: Received, recent: () => string): void {
+    const seq = seqOf(r);
+    if (seq === undefined) return;
+    if (seq < this.highest) {
+      const message = `sequence decreased on a connection: ${describeFrame(r)} after sequence ${this.highest}; last frames ${recent()}`;
+      this.regression ??= message;
+      regressions.push(message);
+    }
+    this.highest = Math.max(this.highest, seq);
+  }
+}
