@@ -9,14 +9,11 @@
  * positions go to xterm's own handler.
  */
 import type { Terminal } from './xterm';
-
-type EraseInDisplay = (params: { params: number[]; length: number }, respectProtect?: boolean) => boolean;
+import { inputHandlerHooks } from './xterm-private';
 
 export function installEraseAboveFix(term: Terminal): void {
-  const inputHandler = (term as unknown as { _core?: { _inputHandler?: { eraseInDisplay?: EraseInDisplay } } })._core
-    ?._inputHandler;
-  const eraseInDisplay = inputHandler?.eraseInDisplay;
-  if (inputHandler === undefined || typeof eraseInDisplay !== 'function') return; // parserGuard still contains it
+  const eraseInDisplay = inputHandlerHooks(term).eraseInDisplay;
+  if (eraseInDisplay === undefined) return; // parserGuard still contains the crash
 
   const handler =
     (respectProtect: boolean) =>
@@ -25,7 +22,7 @@ export function installEraseAboveFix(term: Terminal): void {
       const buffer = term.buffer.active;
       const cursorX = Math.min(buffer.cursorX, term.cols);
       if (buffer.cursorY + 1 < buffer.length || cursorX + 1 < term.cols) return false;
-      return eraseInDisplay.call(inputHandler, { params: [2], length: 1 }, respectProtect);
+      return eraseInDisplay([2], respectProtect);
     };
   term.parser.registerCsiHandler({ final: 'J' }, handler(false));
   term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, handler(true));

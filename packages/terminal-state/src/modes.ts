@@ -4,7 +4,7 @@
  * sequences moves the cursor, so they can follow the final cursor placement. Each is emitted only
  * when it differs from the state after a reset, except cursor visibility (see below).
  */
-import type { CoreState, CursorShape } from './internals';
+import type { CoreState, CursorShape } from './xterm-private';
 
 const SHAPE_BASE: Record<CursorShape, number> = { block: 1, underline: 3, bar: 5 };
 

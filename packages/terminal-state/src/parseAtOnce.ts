@@ -9,22 +9,13 @@
  * writes simply stay asynchronous.
  */
 import type { Terminal } from './xterm';
-
-interface WriteBufferInternals {
-  _didUserInput?: unknown;
-}
-
-function writeBufferOf(term: Terminal): WriteBufferInternals | undefined {
-  const core = (term as unknown as { _core?: { _writeBuffer?: WriteBufferInternals } })._core;
-  const buffer = core?._writeBuffer;
-  return buffer && typeof buffer._didUserInput === 'boolean' ? buffer : undefined;
-}
+import { writeBufferFlag } from './xterm-private';
 
 /** `term.write(data, callback)`, parsed now if xterm's write buffer is empty. */
 export function writeParsedAtOnce(term: Terminal, data: Uint8Array, callback: () => void): void {
-  const buffer = writeBufferOf(term);
-  if (buffer) buffer._didUserInput = true;
+  const userInput = writeBufferFlag(term);
+  userInput?.set(true);
   term.write(data, callback);
   // Not consumed when xterm's buffer was not empty: later writes must not inherit it.
-  if (buffer) buffer._didUserInput = false;
+  userInput?.set(false);
 }

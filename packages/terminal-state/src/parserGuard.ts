@@ -10,29 +10,17 @@
  * bytes), the error is reported, and parsing goes on with the next chunk.
  */
 import type { Terminal } from './xterm';
-
-type Parse = (data: string | Uint8Array, promiseResult?: boolean) => unknown;
-
-interface InputHandlerInternals {
-  parse?: Parse;
-  _parser?: { reset?: () => void };
-}
+import { inputHandlerHooks } from './xterm-private';
 
 export function guardParser(term: Terminal, onError: (error: Error) => void): void {
-  const inputHandler = (term as unknown as { _core?: { _inputHandler?: InputHandlerInternals } })._core?._inputHandler;
-  const parse = inputHandler?.parse;
-  if (inputHandler === undefined || typeof parse !== 'function') {
-    throw new Error(
-      '@pty-ws/terminal-state: xterm.js internal "_core._inputHandler.parse" not found (xterm upgraded?)',
-    );
-  }
-  inputHandler.parse = (data, promiseResult) => {
+  const hooks = inputHandlerHooks(term);
+  hooks.wrapParse((parse) => (data, promiseResult) => {
     try {
-      return parse.call(inputHandler, data, promiseResult);
+      return parse(data, promiseResult);
     } catch (err) {
-      inputHandler._parser?.reset?.();
+      hooks.resetParser();
       onError(err instanceof Error ? err : new Error(String(err)));
       return undefined;
     }
-  };
+  });
 }

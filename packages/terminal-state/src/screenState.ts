@@ -18,7 +18,7 @@
  */
 import type { IBuffer } from '@xterm/headless';
 import type { SerializeAddon, Terminal } from './xterm';
-import { latentUnderlineColor, readCoreState, type BufferCoreState, type CoreState } from './internals';
+import { latentUnderlineColor, readCoreState, type BufferCoreState, type CoreState } from './xterm-private';
 import { absoluteSgr, isDefaultAttributes } from './sgr';
 import { placeCursor } from './cursor';
 import { extraModesSequence } from './modes';

@@ -7,7 +7,7 @@
 import type { IBuffer, IBufferCell } from '@xterm/headless';
 import type { ScreenFormat, SessionScreen } from '@pty-ws/ports';
 import type { Terminal } from './xterm';
-import { readCoreState } from './internals';
+import { readCoreState } from './xterm-private';
 import { absoluteSgr, isDefaultAttributes, sameAttributes } from './sgr';
 
 /** The screen without the log sequence it reflects (the owner adds that: session-output.ts). */

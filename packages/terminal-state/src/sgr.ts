@@ -6,7 +6,13 @@
  * pen), so every pen here is absolute: `0` (reset), then every attribute that is on.
  */
 
-import { HAS_EXTENDED, hasExtendedAttributes, underlineColor, underlineColorKey, underlineStyle } from './internals';
+import {
+  HAS_EXTENDED,
+  hasExtendedAttributes,
+  underlineColor,
+  underlineColorKey,
+  underlineStyle,
+} from './xterm-private';
 
 /** The attribute getters shared by xterm's public IBufferCell and its internal AttributeData. */
 export interface AttributeSource {

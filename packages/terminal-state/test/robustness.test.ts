@@ -1,7 +1,6 @@
 import { Terminal } from '@xterm/headless';
 import { TerminalState } from '@pty-ws/terminal-state';
 import { guardParser } from '../src/parserGuard';
-import { readCoreState } from '../src/internals';
 import { diffTerminals, referenceTerminal, restore, screenLines, utf8, writeAsync } from './screen';
 
 // Cursor in the last column of the last row of a buffer that has not scrolled yet, then ED 1.
@@ -74,17 +73,5 @@ describe('xterm.js logging', () => {
       state.dispose();
       for (const spy of spies) spy.mockRestore();
     }
-  });
-});
-
-describe('xterm.js internals', () => {
-  it('a snapshot fails loudly when the underline getters it reads are gone (xterm.js upgraded)', () => {
-    const term = new Terminal({ cols: 10, rows: 2, allowProposedApi: true });
-    expect(() => readCoreState(term)).not.toThrow();
-    const pen = (term as unknown as { _core: { _inputHandler: { _curAttrData: object } } })._core._inputHandler
-      ._curAttrData;
-    Object.defineProperty(pen, 'getUnderlineStyle', { value: undefined });
-    expect(() => readCoreState(term)).toThrow(/_curAttrData\.getUnderlineStyle\(\)" not found/);
-    term.dispose();
   });
 });

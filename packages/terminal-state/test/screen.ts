@@ -4,7 +4,13 @@
  */
 import { Terminal, type IBufferCell } from '@xterm/headless';
 import type { ScreenSnapshot } from '@pty-ws/terminal-state';
-import { readCoreState, underlineColor, underlineStyle, type BufferCoreState } from '../src/internals';
+import {
+  rawSavedRows,
+  readCoreState,
+  underlineColor,
+  underlineStyle,
+  type BufferCoreState,
+} from '../src/xterm-private';
 import { absoluteSgr } from '../src/sgr';
 import { charsetSequence, designate, sameCharset } from '../src/charsets';
 import { guardParser } from '../src/parserGuard';
@@ -208,19 +214,13 @@ function describeAttributes(cell: IBufferCell | undefined): string {
   return cell === undefined ? '' : absoluteSgr(cell);
 }
 
-type RawBuffer = { savedY: number; ybase: number };
-
-function rawBuffers(term: Terminal): { normal: RawBuffer; alt: RawBuffer } {
-  return (term as unknown as { _core: { buffers: { normal: RawBuffer; alt: RawBuffer } } })._core.buffers;
-}
-
 /**
  * A saved-cursor slot left below the screen by a resize: xterm.js keeps the stale row and clamps
  * it only when restoring, so later scrolling brings it back on screen at a different row than the
  * clamped one a keyframe carries. (Rows scrolled off the top clamp to 0 either way.)
  */
 function hasStaleSavedCursor(term: Terminal): boolean {
-  const { normal, alt } = rawBuffers(term);
+  const { normal, alt } = rawSavedRows(term);
   return [normal, alt].some((b) => b.savedY - b.ybase > term.rows - 1);
 }
 

@@ -1,12 +1,23 @@
 /**
- * Read-only access to xterm.js core state that the public API does not expose but a keyframe must
- * carry: the SGR pen, the scroll margins, the DECSC saved cursors (both buffers), cursor
- * visibility, the mouse report encoding, the cursor shape set by DECSCUSR, the character sets,
- * and the underline style and colour of cells and pens (SGR 4:x, 58).
+ * The one file that reaches into xterm.js's private API (`term._core` and the methods of its
+ * attribute objects). The rest of the package uses the public API and these typed accessors.
  *
- * The serialize addon itself reads `_core._inputHandler._curAttrData` the same way (xterm.js issue
- * #3677). Every field is checked at runtime: if an xterm.js upgrade moves one, `readCoreState`
- * throws a descriptive error (caught by the tests) instead of producing subtly wrong keyframes.
+ * What is read, and why the public API does not suffice:
+ * - keyframe state (`readCoreState`): the SGR pen, the scroll margins, the DECSC saved cursors of
+ *   both buffers, cursor visibility, the mouse report encoding, the DECSCUSR cursor shape, the
+ *   character sets; and the underline style and colour of cells and pens (SGR 4:x, 58). The
+ *   serialize addon itself reads `_core._inputHandler._curAttrData` the same way (xterm.js issue
+ *   #3677). Every field is checked when read: a moved one throws a descriptive error instead of
+ *   producing subtly wrong keyframes.
+ * - the skip gate's precondition (`skipProbe`): parser state, a pending UTF-8 sequence, the
+ *   cursor against the scroll margins. Missing members read as "cannot skip": output stays exact.
+ * - the parse step (`inputHandlerHooks`): wrapped to contain exceptions (parserGuard.ts), and the
+ *   erase handler called directly (eraseAboveFix.ts).
+ * - the write buffer's user-input flag (`writeBufferFlag`, parseAtOnce.ts).
+ *
+ * `PRIVATE_MEMBERS` lists every member used here; test/xterm-private.test.ts checks each against
+ * the installed xterm.js and names what is missing and the version, so an upgrade that moves one
+ * fails that test loudly rather than degrading a fallback quietly.
  */
 import type { Terminal } from './xterm';
 import type { AttributeSource } from './sgr';
@@ -213,4 +224,151 @@ export function readCoreState(term: Terminal): CoreState {
     // Declared without initializer in xterm.js, so the property is absent until first assigned.
     charset: charsetTable((charsetService as Obj)['charset']),
   };
+}
+
+// ---- members checked against the installed xterm.js ---------------------------------------------
+
+type Kind = 'function' | 'number' | 'boolean' | 'string' | 'object' | 'bytes';
+
+/** Every private member this file reads or calls, with what it must be (a fresh terminal). */
+export const PRIVATE_MEMBERS: ReadonlyArray<readonly [path: string, kind: Kind]> = [
+  ['_core._inputHandler.parse', 'function'],
+  ['_core._inputHandler.eraseInDisplay', 'function'],
+  ['_core._inputHandler._parser.reset', 'function'],
+  ['_core._inputHandler._parser.currentState', 'number'],
+  ['_core._inputHandler._parser._parseStack.state', 'number'],
+  ['_core._inputHandler._utf8Decoder.interim', 'bytes'],
+  ['_core._inputHandler._curAttrData.extended.underlineColor', 'number'],
+  ...UNDERLINE_METHODS.map((m) => [`_core._inputHandler._curAttrData.${m}`, 'function'] as const),
+  ['_core._writeBuffer._didUserInput', 'boolean'],
+  ['_core.buffer.y', 'number'],
+  ['_core.buffer.scrollTop', 'number'],
+  ['_core.buffer.scrollBottom', 'number'],
+  ...(['normal', 'alt'] as const).flatMap((b) =>
+    (['x', 'y', 'ybase', 'scrollTop', 'scrollBottom', 'savedX', 'savedY'] as const).map(
+      (f) => [`_core.buffers.${b}.${f}`, 'number'] as const,
+    ),
+  ),
+  ['_core.buffers.normal.savedCurAttrData.isBold', 'function'],
+  ['_core.buffers.alt.savedCurAttrData.isBold', 'function'],
+  ['_core.coreService.decPrivateModes', 'object'],
+  ['_core.coreService.isCursorHidden', 'boolean'],
+  ['_core.coreMouseService.activeEncoding', 'string'],
+  ['_core._charsetService._charsets', 'object'],
+  ['_core._charsetService.glevel', 'number'],
+];
+
+function at(root: unknown, path: string): unknown {
+  let v: unknown = root;
+  for (const key of path.split('.')) {
+    if ((typeof v !== 'object' && typeof v !== 'function') || v === null) return undefined;
+    v = (v as Obj)[key];
+  }
+  return v;
+}
+
+function isKind(v: unknown, kind: Kind): boolean {
+  if (kind === 'bytes') return v instanceof Uint8Array;
+  if (kind === 'object') return typeof v === 'object' && v !== null;
+  return typeof v === kind;
+}
+
+/** The members of `PRIVATE_MEMBERS` that `term` lacks (or has as something else), as `path (kind)`. */
+export function missingPrivateMembers(term: Terminal): string[] {
+  return PRIVATE_MEMBERS.filter(([path, kind]) => !isKind(at(term, path), kind)).map(
+    ([path, kind]) => `${path} (${kind})`,
+  );
+}
+
+// ---- accessors for the parse step, the skip gate and the write buffer ---------------------------
+
+/** What the skip gate asks of the parser and the active buffer; undefined where a member is missing. */
+export interface SkipProbe {
+  parserState: unknown;
+  parseStackState: unknown;
+  utf8Interim: unknown;
+  cursorY: unknown;
+  scrollTop: unknown;
+  scrollBottom: unknown;
+}
+
+export function skipProbe(term: Terminal): SkipProbe {
+  return {
+    parserState: at(term, '_core._inputHandler._parser.currentState'),
+    parseStackState: at(term, '_core._inputHandler._parser._parseStack.state'),
+    utf8Interim: at(term, '_core._inputHandler._utf8Decoder.interim'),
+    cursorY: at(term, '_core.buffer.y'),
+    scrollTop: at(term, '_core.buffer.scrollTop'),
+    scrollBottom: at(term, '_core.buffer.scrollBottom'),
+  };
+}
+
+export type CoreParse = (data: string | Uint8Array, promiseResult?: boolean) => unknown;
+export type EraseInDisplay = (params: { params: number[]; length: number }, respectProtect?: boolean) => boolean;
+
+/** The core's input handler, where output is parsed: its parse step, its ED handler, its parser's reset. */
+export interface InputHandlerHooks {
+  /** Replaces the parse step (xterm calls it for every write chunk). */
+  wrapParse(wrap: (parse: CoreParse) => CoreParse): void;
+  resetParser(): void;
+  /** xterm's own ED / DECSED handler; undefined when missing. */
+  eraseInDisplay: ((params: number[], respectProtect: boolean) => boolean) | undefined;
+}
+
+interface InputHandlerPrivate {
+  parse?: unknown;
+  eraseInDisplay?: unknown;
+  _parser?: { reset?: unknown };
+}
+
+/** Throws (naming the member) when the parse step is missing: containing parse errors needs it. */
+export function inputHandlerHooks(term: Terminal): InputHandlerHooks {
+  const handler = at(term, '_core._inputHandler') as InputHandlerPrivate | undefined;
+  const parse = handler?.parse;
+  if (handler === undefined || typeof parse !== 'function') {
+    throw new Error(
+      '@pty-ws/terminal-state: xterm.js internal "_core._inputHandler.parse" not found (xterm upgraded? see xterm-private.ts)',
+    );
+  }
+  const erase = handler.eraseInDisplay;
+  return {
+    wrapParse: (wrap) => {
+      handler.parse = wrap((parse as CoreParse).bind(handler));
+    },
+    resetParser: () => {
+      const reset = handler._parser?.reset;
+      if (typeof reset === 'function') reset.call(handler._parser);
+    },
+    eraseInDisplay:
+      typeof erase === 'function'
+        ? (params, respectProtect) =>
+            (erase as EraseInDisplay).call(handler, { params, length: params.length }, respectProtect)
+        : undefined,
+  };
+}
+
+/** xterm's WriteBuffer `_didUserInput` flag, or undefined when this xterm.js has none. */
+export function writeBufferFlag(term: Terminal): { set(value: boolean): void } | undefined {
+  const buffer = at(term, '_core._writeBuffer') as { _didUserInput?: unknown } | undefined;
+  if (!buffer || typeof buffer._didUserInput !== 'boolean') return undefined;
+  return {
+    set: (value) => {
+      buffer._didUserInput = value;
+    },
+  };
+}
+
+/** The raw buffers' saved-cursor rows (absolute) and scrollback offsets; for tests of the clamp. */
+export function rawSavedRows(term: Terminal): { normal: RawSavedRow; alt: RawSavedRow } {
+  const buffers = field(field(term, '_core', 'Terminal'), 'buffers', '_core');
+  const row = (name: 'normal' | 'alt'): RawSavedRow => {
+    const b = field(buffers, name, 'buffers');
+    return { savedY: num(b, 'savedY', `buffers.${name}`), ybase: num(b, 'ybase', `buffers.${name}`) };
+  };
+  return { normal: row('normal'), alt: row('alt') };
+}
+
+export interface RawSavedRow {
+  savedY: number;
+  ybase: number;
 }
