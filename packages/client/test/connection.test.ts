@@ -1,8 +1,9 @@
 import WebSocket from 'ws';
+import { ManualClock } from '@pty-ws/testkit';
 import { EXTENSION_URI, SUBPROTOCOL_BINARY, SUBPROTOCOL_JSON } from '@pty-ws/protocol';
 import { PtyClient, PtyWsError, subprotocols } from '../src';
 import { FakeServer, SESSION_ID } from './fake-server';
-import { clientFor, delay } from './helpers';
+import { clientFor } from './helpers';
 
 describe('connecting', () => {
   let server: FakeServer;
@@ -63,12 +64,14 @@ describe('connecting', () => {
 
   it('surfaces HTTP 401 at upgrade as UNAUTHENTICATED and does not retry', async () => {
     server = await FakeServer.start({ token: 'right' });
-    client = clientFor(server, { token: 'wrong' });
+    const clock = new ManualClock();
+    client = clientFor(server, { token: 'wrong', clock });
     const err = await client.connect().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PtyWsError);
     expect(err).toMatchObject({ code: 'UNAUTHENTICATED', httpStatus: 401, retryable: false });
     expect(client.state).toBe('closed');
-    await delay(100);
+    // A retry would wait on the clock first: nothing is scheduled, however long we wait.
+    expect(clock.pendingCount).toBe(0);
     expect(server.upgrades.map((u) => u.status)).toEqual([401]);
   });
 
@@ -83,10 +86,11 @@ describe('connecting', () => {
 
   it('reports a second drop right after the upgrade: one more try, not a loop', async () => {
     server = await FakeServer.start({ dropAfterUpgrade: 2 });
-    client = clientFor(server, { autoReconnect: false });
+    const clock = new ManualClock();
+    client = clientFor(server, { autoReconnect: false, clock });
     const err = await client.connect().catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'CONNECT_FAILED', closeCode: 1006, retryable: true });
-    await delay(100);
+    expect(clock.pendingCount).toBe(0); // no third try waits anywhere
     expect(server.conns).toHaveLength(2);
     expect(client.state).toBe('closed');
   });

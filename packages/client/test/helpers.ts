@@ -31,16 +31,3 @@ export function record<K extends keyof PtyClientEvents>(
 }
 
 export const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Polls until `cond` holds (or fails the test after `ms`). */
-export async function until(cond: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await delay(5);
-  }
-}

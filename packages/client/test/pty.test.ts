@@ -1,7 +1,9 @@
 import { decodeBase64, encodeBase64, serverFrame, SNAPSHOT_FORMAT } from '@pty-ws/protocol';
 import { PtyClient, type OutputEvent } from '../src';
+import { ManualClock } from '@pty-ws/testkit';
+import { stateReached } from './clock-helpers';
 import { FakeServer } from './fake-server';
-import { clientFor, delay, record, text, until } from './helpers';
+import { clientFor, record, text } from './helpers';
 
 describe('PTY verbs', () => {
   let server: FakeServer;
@@ -127,8 +129,7 @@ describe('PTY verbs', () => {
       const outputs: OutputEvent[] = [];
       client.on('output', (o) => outputs.push(o));
       await client.join();
-      await until(() => outputs.length === 2);
-      await delay(20);
+      await client.ping(); // its answer comes after every frame the server sent before it
       expect(outputs.map((o) => [text(o.data), o.sequence, o.replayed])).toEqual([
         ['nine', 9, true],
         ['eleven', 11, false],
@@ -137,15 +138,17 @@ describe('PTY verbs', () => {
     });
 
     it('emits closed and goodbye when the process exits, then stays closed', async () => {
-      await joined();
+      const clock = new ManualClock();
+      await joined({ clock });
       const events = record(client, ['closed', 'goodbye', 'state'], (t, ev) =>
         t === 'state' ? (ev as { state: string }).state : undefined,
       );
       const closed = client.next('closed');
       server.endSession(3);
       await expect(closed).resolves.toMatchObject({ exitCode: 3, reason: 'normal' });
-      await until(() => client.state === 'closed');
-      await delay(100);
+      await stateReached(client, 'closed');
+      expect(clock.pendingCount).toBe(0); // no reconnect pause
+      clock.advance(60_000);
       expect(events).toEqual(['closed', 'goodbye', 'state:closed']);
       expect(server.conns).toHaveLength(1);
     });

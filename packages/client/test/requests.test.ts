@@ -1,14 +1,17 @@
 import { rfc3339, type Task } from '@pty-ws/protocol';
 import { PtyClient, PtyWsError, textMessage, type TaskUpdate } from '../src';
+import { ManualClock } from '@pty-ws/testkit';
 import { FakeServer } from './fake-server';
-import { clientFor, delay } from './helpers';
+import { clientFor } from './helpers';
 
 describe('requests', () => {
   let server: FakeServer;
   let client: PtyClient;
+  let clock: ManualClock;
   beforeEach(async () => {
     server = await FakeServer.start();
-    client = clientFor(server);
+    clock = new ManualClock();
+    client = clientFor(server, { clock });
     await client.connect();
   });
   afterEach(async () => {
@@ -54,13 +57,13 @@ describe('requests', () => {
     );
     const errors: PtyWsError[] = [];
     client.on('error', (e) => errors.push(e));
-    await expect(client.ping({ timeoutMs: 100 })).rejects.toMatchObject({
-      code: 'TIMEOUT',
-      retryable: true,
-      op: 'ping',
-    });
+    const pinged = (await server.connection(0)).waitFor('ping');
+    const ping = client.ping({ timeoutMs: 100 });
+    await pinged;
+    clock.advance(100);
+    await expect(ping).rejects.toMatchObject({ code: 'TIMEOUT', retryable: true, op: 'ping' });
     late!();
-    await delay(30);
+    await client.listTasks(); // answered after the late pong: it has arrived
     expect(errors).toEqual([]);
     expect(client.state).toBe('open');
   });
