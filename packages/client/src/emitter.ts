@@ -54,3 +54,6 @@ export class Emitter<E extends object> {
     }
   }
 }
+
+/** An emitter's `emit`, handed to the parts of a class that report through its events. */
+export type EmitFn<E> = <K extends keyof E>(type: K, event: E[K]) => void;

@@ -1,5 +1,6 @@
 import type { DecodedOutput } from '@pty-ws/protocol';
 import { PtyWsError } from './errors';
+import type { EmitFn } from './emitter';
 import type { PtyClientEvents } from './events';
 import type { PtySession } from './pty-session';
 import type { RequestTracker } from './requests';
@@ -8,8 +9,6 @@ import { payloadRecord, type ServerFrame } from './wire';
 
 /** goodbye reasons after which reconnecting cannot bring the session back. */
 const FINAL_GOODBYES: ReadonlySet<string> = new Set(['session_closed', 'principal_revoked']);
-
-type Emit = <K extends keyof PtyClientEvents>(type: K, event: PtyClientEvents[K]) => void;
 
 /**
  * Routes what the server sends on the current connection: answers to their requests, session
@@ -26,7 +25,7 @@ export class Inbound {
     private readonly requests: RequestTracker,
     private readonly pty: PtySession,
     private readonly tasks: TaskOps,
-    private readonly emit: Emit,
+    private readonly emit: EmitFn<PtyClientEvents>,
   ) {}
 
   frame(frame: ServerFrame): void {

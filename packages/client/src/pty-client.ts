@@ -21,7 +21,7 @@ import {
 } from '@pty-ws/protocol';
 import { remainingMs, type Clock } from './clock';
 import type { CloseInfo } from './connection';
-import { Emitter } from './emitter';
+import { Emitter, type EmitFn } from './emitter';
 import { asPtyWsError, PtyWsError } from './errors';
 import type { ConnectionState, KeyframeEvent, MembershipEvent, PtyClientEvents, RoleEvent } from './events';
 import { Inbound } from './inbound';
@@ -74,7 +74,7 @@ export class PtyClient extends Emitter<PtyClientEvents> {
     this.clock = this.opts.clock;
     this.gate = new OpenGate(this.clock);
     this.requests = new RequestTracker(this.clock);
-    const emit = <K extends keyof PtyClientEvents>(type: K, event: PtyClientEvents[K]): void => this.emit(type, event);
+    const emit: EmitFn<PtyClientEvents> = (type, event) => this.emit(type, event);
     this.pty = new PtySession(this.requests, emit);
     this.serviceParameters = options.serviceParameters;
     this.link = new Link(

@@ -1,10 +1,9 @@
 import type { OutputStream } from '@pty-ws/protocol';
 import { PtyWsError } from './errors';
+import type { EmitFn } from './emitter';
 import type { MembershipEvent, PtyClientEvents, RoleEvent } from './events';
 import type { RequestTracker } from './requests';
 import { decodeSessionFrame, type SessionFrame } from './session-frames';
-
-type Emit = <K extends keyof PtyClientEvents>(type: K, event: PtyClientEvents[K]) => void;
 
 /**
  * The client's view of the PTY on the current connection: its role, the membership snapshot, the
@@ -28,7 +27,7 @@ export class PtySession {
 
   constructor(
     private readonly requests: RequestTracker,
-    private readonly emit: Emit,
+    private readonly emit: EmitFn<PtyClientEvents>,
   ) {}
 
   get joining(): boolean {

@@ -7,6 +7,7 @@
 import type { Clock, ClockTimer } from './clock';
 import type { CloseInfo } from './connection';
 import { asPtyWsError, PtyWsError } from './errors';
+import type { EmitFn } from './emitter';
 import type { ConnectionState, PtyClientEvents } from './events';
 import { backoffDelay, type ReconnectOptions } from './options';
 import {
@@ -38,10 +39,8 @@ export interface SupervisorHost {
   teardown(error: PtyWsError | undefined): void;
   stateChanged(state: ConnectionState, previous: ConnectionState): void;
   /** The client's events: `disconnect`, `reconnecting` and `error` come from here. */
-  emit: Emit;
+  emit: EmitFn<PtyClientEvents>;
 }
-
-type Emit = <K extends keyof PtyClientEvents>(type: K, event: PtyClientEvents[K]) => void;
 
 export class ReconnectSupervisor {
   private current: Phase = 'idle';

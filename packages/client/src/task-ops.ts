@@ -1,6 +1,7 @@
 import type { ListTasksPayload, Message, Task, TaskStatusUpdateEvent } from '@pty-ws/protocol';
 import { remainingMs, type Clock } from './clock';
 import { isPtyWsError, PtyWsError } from './errors';
+import type { EmitFn } from './emitter';
 import type { PtyClientEvents } from './events';
 import { toMessage } from './messages';
 import type { FrameMap, Outbox, RequestOptions } from './outbound';
@@ -12,14 +13,12 @@ export interface ListTasksResult {
   nextPageToken: string | undefined;
 }
 
-type Emit = <K extends keyof PtyClientEvents>(type: K, event: PtyClientEvents[K]) => void;
-
 export interface TaskOpsDeps {
   outbox: Outbox;
   clock: Clock;
   requestTimeoutMs: number;
   whenOpen(timeoutMs: number): Promise<void>;
-  emit: Emit;
+  emit: EmitFn<PtyClientEvents>;
 }
 
 /**
