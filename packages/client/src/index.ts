@@ -21,3 +21,4 @@ export { Emitter, type Listener } from './emitter';
 export { textMessage } from './messages';
 export { base64UrlEncode } from './runtime';
 export type { WebSocketCtor, WebSocketCtorOptions, WebSocketLike } from './websocket';
+export type { Clock, ClockTimer } from './clock';
