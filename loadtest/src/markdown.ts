@@ -77,9 +77,13 @@ export function renderMarkdown(report: BenchReport): string {
   const skipped = Object.values(report.targets).filter((t) => t.status === 'skipped');
   const notes = [
     `Profile \`${report.profile.name}\`, ${m.cpus} × ${m.cpu_model}, Node.js ${m.node}, ${m.platform} ${m.kernel}.`,
+    // A failed cell says only "failed"; why is told here, as the printed table lists it under itself.
     ...targets
       .filter((t) => t.status !== 'ok')
-      .map((t) => `\`${t.name}\`: ${t.status}${t.reason ? ` (${t.reason})` : ''}.`),
+      .map((t) => {
+        const why = [...(t.reason ? [t.reason] : []), ...Object.entries(t.errors).map(([k, e]) => `${k}: ${e}`)];
+        return `\`${t.name}\`: ${t.status}${why.length ? ` (${why.join('; ')})` : ''}.`;
+      }),
     ...(skipped.length ? [`Not run: ${skipped.map((t) => `\`${t.name}\``).join(', ')}.`] : []),
   ];
   return [line(header), `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...body.map(line)]

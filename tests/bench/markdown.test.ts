@@ -51,7 +51,7 @@ describe('the bench summary as Markdown', () => {
   it('says where it was measured and what did not run, without a date or a commit', () => {
     const note = lines.at(-2)!;
     expect(note).toContain(`Profile \`full\`, ${report.machine.cpus} × ${report.machine.cpu_model}`);
-    expect(note).toContain('`embedded`: partial.');
+    expect(note).toContain('`embedded`: partial (fanout_big: timed out after 66462 ms).');
     expect(note).toContain('Not run: `cluster`.');
     expect(md).not.toContain(report.date.slice(0, 10));
     expect(md).not.toContain(report.machine.git);
@@ -65,6 +65,24 @@ describe('the bench summary as Markdown', () => {
     expect(() => parseBenchReport('{"schema":"pty-ws-bench/1","profile":{}}', 'x.json')).toThrow(
       'x.json: bench result without "machine"',
     );
+  });
+
+  it("is the README's performance table, rendered from the run kept in loadtest/results (cells compared)", () => {
+    const cells = (markdown: string): string[][] => {
+      const start = markdown.search(/^\| figure +\|/m);
+      const end = markdown.indexOf('\n\n', start);
+      return markdown
+        .slice(start, end)
+        .split('\n')
+        .filter((l) => !/^\|\s*-/.test(l))
+        .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim()));
+    };
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const file = join(ROOT, 'loadtest', 'results', 'bench-full.json');
+    expect(readme).toContain('--markdown-from loadtest/results/bench-full.json');
+    const kept = renderMarkdown(parseBenchReport(readFileSync(file, 'utf8'), file));
+    expect(cells(readme)).toEqual(cells(kept));
+    expect(cells(readme).length).toBeGreaterThan(5);
   });
 
   it('npm run bench -- --markdown-from <file> prints it and runs nothing; a bad file exits 2', async () => {
