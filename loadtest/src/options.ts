@@ -66,8 +66,8 @@ const PROFILES: Record<Profile['name'], Profile> = {
     busyRateHz: 20,
     floodBytes: 4_000_000,
     streamBytes: 36_500_000, // 50 MB of output
-    // Single rounds swing by up to a third within a minute on a 2-core VM (loadtest/README, twentieth
-    // session): three rounds put the single-node stream at 0.72-0.86x raw in one hour's runs.
+    // Single rounds swing by up to a third within a minute on a 2-core machine: three rounds put the
+    // single-node stream anywhere from 0.72 to 0.86x raw within an hour.
     streamRounds: 5,
     streamRoundPauseMs: 3000,
     streamSettleMs: 500,
