@@ -1,6 +1,6 @@
 /**
  * A small scripted pty-ws/v1 server for the client's unit tests, speaking the protocol as the spec
- * and its interpretations (docs/spec/README.md) describe: upgrade checks (path, subprotocol, bearer), hello first,
+ * and its README interpretations describe: upgrade checks (path, subprotocol, bearer), hello first,
  * join flush RoleAssigned → replay → MembershipChanged → Keyframe, input echoed as Output (PW1O in
  * binary mode), one gap-free sequence counter, replay windows, tasks. Every client frame is checked
  * with the protocol package's own validator; rejects are recorded in `violations`.
@@ -52,7 +52,7 @@ export interface FakeServerOptions {
   firstOp?: string;
   /** Overrides the subprotocol the server echoes. */
   echoProtocol?: (offered: string[]) => string;
-  /** Role a join without `role` gets (docs/spec/README.md interpretation 4). */
+  /** Role a join without `role` gets (README interpretation 4). */
   defaultRole?: PtyRole;
   /** Max controllers (extension capacity downgrade). */
   maxControllers?: number;
@@ -67,7 +67,7 @@ type Handler = (conn: FakeConn, frame: ClientFrame) => void;
 
 interface LogEntry {
   frame: Envelope<Record<string, unknown>>;
-  /** Only these connections see it (TaskStatusUpdate filtering, docs/spec/README.md interpretation 2). */
+  /** Only these connections see it (TaskStatusUpdate filtering, README interpretation 2). */
   taskId?: string;
 }
 
@@ -79,7 +79,7 @@ export class FakeConn {
   role: PtyRole | undefined;
   joined = false;
   label: string | undefined;
-  /** Sequence of the last log frame written to this connection (docs/spec/README.md interpretation 1). */
+  /** Sequence of the last log frame written to this connection (README interpretation 1). */
   lastSeq = 0;
   readonly subscriptions = new Set<string>();
   helloSentAt = 0;
@@ -478,7 +478,7 @@ export class FakeServer {
     }
   }
 
-  /** Join flush per docs/spec/README.md interpretation 3. */
+  /** Join flush per README interpretation 3. */
   private join(conn: FakeConn, f: ClientFrameOf<'pty.join_session'>): void {
     const p = f.payload;
     const controllers = this.attached().filter((c) => c.role === 'controller').length;
