@@ -2,11 +2,12 @@
  * `npm run bench`: measures raw node-pty, the embedded service and (when built) cluster mode in
  * one run, prints a table with ratios against the raw baseline and writes the figures as JSON.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { killAllChildren, killChildrenOnExit } from './children';
 import { missingServiceEnv, missingServiceNodeFlags } from '@pty-ws/config';
 import { machineInfo } from './machine';
+import { BENCH_SCHEMA, parseBenchReport, renderMarkdown, type BenchReport } from './markdown';
 import { TARGET_NAMES, parseArgs, type Options, type Profile, type TargetName } from './options';
 import { Budget, PHASE_OVERRUN_MS, log } from './phase';
 import { pairedRatios, ratiosFor, type Ratios } from './ratios';
@@ -92,6 +93,18 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(2);
   }
+  if (opts.markdownFrom !== undefined) {
+    // A file that is missing or not a bench result is a usage error (exit 2), not a failed run.
+    try {
+      process.stdout.write(
+        renderMarkdown(parseBenchReport(readFileSync(opts.markdownFrom, 'utf8'), opts.markdownFrom)),
+      );
+    } catch (err) {
+      process.stderr.write(`${(err as Error).message}\n`);
+      process.exit(2);
+    }
+    return;
+  }
   const date = new Date();
   const machine = machineInfo(REPO_ROOT);
   const p = opts.profile;
@@ -151,8 +164,8 @@ async function main(): Promise<void> {
     if (t !== wetty) ratiosToWetty[t.name] = ratiosFor(t, wetty);
   }
 
-  const report = {
-    schema: 'pty-ws-bench/1',
+  const report: BenchReport = {
+    schema: BENCH_SCHEMA,
     date: date.toISOString(),
     profile: p,
     machine,
@@ -168,6 +181,12 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\n${renderTable(p, targets, ratios, ratiosToWetty, ratiosToRelay)}\n\nJSON: ${file} (${(report.wall_ms / 1000).toFixed(1)} s)\n`,
   );
+  if (opts.markdown) {
+    const md = renderMarkdown(report);
+    const mdFile = file.replace(/\.json$/, '') + '.md';
+    writeFileSync(mdFile, md);
+    process.stdout.write(`\n${md}\nMarkdown: ${mdFile}\n`);
+  }
 }
 
 killChildrenOnExit();

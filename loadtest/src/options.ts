@@ -66,8 +66,8 @@ const PROFILES: Record<Profile['name'], Profile> = {
     busyRateHz: 20,
     floodBytes: 4_000_000,
     streamBytes: 36_500_000, // 50 MB of output
-    // Single rounds swing by up to a third within a minute on a 2-core VM (loadtest/README, twentieth
-    // session): three rounds put the single-node stream at 0.72-0.86x raw in one hour's runs.
+    // Single rounds swing by up to a third within a minute on a 2-core machine: three rounds put the
+    // single-node stream anywhere from 0.72 to 0.86x raw within an hour.
     streamRounds: 5,
     streamRoundPauseMs: 3000,
     streamSettleMs: 500,
@@ -129,32 +129,43 @@ export interface Options {
   targets: TargetName[];
   /** JSON output path; default bench-results/<timestamp>.json under the repository root. */
   out: string | undefined;
+  /** Also print the summary as a Markdown table, and write it beside the JSON (`<name>.md`). */
+  markdown: boolean;
+  /** Render this earlier run's JSON as the Markdown summary and exit: nothing is measured. */
+  markdownFrom: string | undefined;
 }
 
-export const USAGE = `usage: npm run bench -- [--quick | --tiny] [--only <target>[,<target>…]] [--out <file.json>]
+export const USAGE = `usage: npm run bench -- [--quick | --tiny] [--only <target>[,<target>…]] [--out <file.json>] [--markdown]
+       npm run --silent bench -- --markdown-from <file.json>
   targets: ${TARGET_NAMES.join(', ')}
   --quick   smaller sizes (~45 s with cluster mode, ~20 s without); indicative figures only
   --tiny    CI smoke run: every code path with tiny sizes (numbers are not meaningful)
   --only    run only these targets (ratios need raw-node-pty in the same run)
-  --out     write the JSON here instead of bench-results/<timestamp>.json`;
+  --out     write the JSON here instead of bench-results/<timestamp>.json
+  --markdown        also print the summary as a Markdown table and write it beside the JSON (.md)
+  --markdown-from   print the Markdown summary of an earlier run's JSON; runs nothing`;
 
 export function parseArgs(argv: string[]): Options {
   let profile: Profile = PROFILES.full;
   let targets: TargetName[] = [...TARGET_NAMES];
   let out: string | undefined;
+  let markdown = false;
+  let markdownFrom: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') profile = PROFILES.quick;
     else if (a === '--tiny') profile = PROFILES.tiny;
-    else if (a === '--only' || a === '--out') {
+    else if (a === '--markdown') markdown = true;
+    else if (a === '--only' || a === '--out' || a === '--markdown-from') {
       const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
+      if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value\n${USAGE}`);
       if (a === '--out') out = v;
+      else if (a === '--markdown-from') markdownFrom = v;
       else targets = parseTargets(v);
     } else if (a === '--help' || a === '-h') throw new Error(USAGE);
     else throw new Error(`unknown argument '${a}'\n${USAGE}`);
   }
-  return { profile: { ...profile }, targets, out };
+  return { profile: { ...profile }, targets, out, markdown, markdownFrom };
 }
 
 function parseTargets(list: string): TargetName[] {

@@ -14,23 +14,38 @@ function cpuMsPerMb(f: FanoutMetric | undefined): number | undefined {
   return ((f.server_cpu_pct / 100) * f.duration_ms) / (f.bytes_per_observer / 1e6);
 }
 
-interface Row {
+export interface Row {
   label: string;
   value: (t: TargetResult) => number | undefined;
   ratio?: string;
   /** The median of the ratios of rounds paired with the baseline's (ratios.ts, pairedRatios). */
   paired?: string;
   digits: number;
+  /** One of the few figures of the Markdown summary (markdown.ts), the README's performance table. */
+  summary?: true;
 }
 
-function rows(p: Profile): Row[] {
+export function rows(p: Profile): Row[] {
   const out: Row[] = [
-    { label: 'echo p50 ms, 1 session', value: (t) => t.metrics.echo_1?.p50_ms, ratio: 'echo_1_p50', digits: 3 },
-    { label: 'echo p99 ms, 1 session', value: (t) => t.metrics.echo_1?.p99_ms, ratio: 'echo_1_p99', digits: 3 },
+    {
+      label: 'echo p50 ms, 1 session',
+      value: (t) => t.metrics.echo_1?.p50_ms,
+      ratio: 'echo_1_p50',
+      digits: 3,
+      summary: true,
+    },
+    {
+      label: 'echo p99 ms, 1 session',
+      value: (t) => t.metrics.echo_1?.p99_ms,
+      ratio: 'echo_1_p99',
+      digits: 3,
+      summary: true,
+    },
     {
       label: 'echo p99 ms, first session',
       value: (t) => t.metrics.echo_1?.first_session?.p99_ms,
       digits: 3,
+      summary: true,
     },
     {
       label: `echo p50 ms, ${p.loadedSessions} sessions`,
@@ -43,6 +58,7 @@ function rows(p: Profile): Row[] {
       value: (t) => t.metrics.echo_loaded?.p99_ms,
       ratio: 'echo_loaded_p99',
       digits: 3,
+      summary: true,
     },
     {
       label: `server CPU %, echo ${p.loadedSessions} sessions`,
@@ -57,7 +73,7 @@ function rows(p: Profile): Row[] {
         label: `MB/s per observer, ${n} obs${n === 1 && p.streamRounds > 1 ? `, median of ${p.streamRounds}` : ''}`,
         value: (t) => t.metrics.throughput[k]?.per_observer_mb_s,
         ratio: `throughput_${n}_per_observer`,
-        ...(n === 1 ? { paired: 'throughput_1_per_observer_paired' } : {}),
+        ...(n === 1 ? { paired: 'throughput_1_per_observer_paired', summary: true as const } : {}),
         digits: 1,
       },
       {
@@ -71,7 +87,12 @@ function rows(p: Profile): Row[] {
     );
     if (n === 1) {
       out.push(
-        { label: 'server CPU ms per MB, 1 obs', value: (t) => cpuMsPerMb(t.metrics.throughput[k]), digits: 1 },
+        {
+          label: 'server CPU ms per MB, 1 obs',
+          value: (t) => cpuMsPerMb(t.metrics.throughput[k]),
+          digits: 1,
+          summary: true,
+        },
         { label: 'machine CPU %, 1 obs', value: (t) => t.metrics.throughput[k]?.machine_cpu_pct, digits: 0 },
       );
     }
@@ -84,21 +105,28 @@ function rows(p: Profile): Row[] {
       ratio: 'fanout_big_total',
       paired: 'fanout_big_total_paired',
       digits: 1,
+      summary: true,
     },
-    { label: `lagged / incomplete, ${big}`, value: (t) => lagIncomplete(t.metrics.fanout_big), digits: 2 },
+    {
+      label: `lagged / incomplete, ${big}`,
+      value: (t) => lagIncomplete(t.metrics.fanout_big),
+      digits: 2,
+      summary: true,
+    },
     { label: `machine CPU %, ${big}`, value: (t) => t.metrics.fanout_big?.machine_cpu_pct, digits: 0 },
     // The readers share one event loop: near 100 % busy, they set the round's pace, not the server.
     { label: `reader loop busy %, ${big}`, value: (t) => t.metrics.fanout_big?.client_loop_pct, digits: 0 },
     { label: `reader GC ms, ${big}`, value: (t) => t.metrics.fanout_big?.client_gc_ms, digits: 0 },
   );
-  const attach = (key: string, label: string): Row => ({
+  const attach = (key: string, label: string, summary = false): Row => ({
     label,
     value: (t) => t.metrics.attach[key]?.p50_ms,
     digits: 2,
+    ...(summary ? { summary: true as const } : {}),
   });
   out.push(
     attach('keyframe_json', 'attach->keyframe p50 ms, JSON'),
-    attach('keyframe_binary', 'attach->keyframe p50 ms, binary'),
+    attach('keyframe_binary', 'attach->keyframe p50 ms, binary', true),
     attach('replay_json', `attach+replay p50 ms, JSON`),
     attach('replay_binary', `attach+replay p50 ms, binary`),
     {
@@ -111,6 +139,7 @@ function rows(p: Profile): Row[] {
       value: (t) => t.metrics.idle_memory?.per_session_kb,
       ratio: 'idle_memory_per_session',
       digits: 0,
+      summary: true,
     },
   );
   return out;
@@ -123,7 +152,7 @@ function lagIncomplete(f: FanoutMetric | undefined): number | undefined {
 
 const BASELINES = new Set(['raw-node-pty', 'uws-floor', 'relay-floor', 'wetty']);
 
-function cell(
+export function cell(
   t: TargetResult,
   row: Row,
   ratios: Ratios | undefined,

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@pty-ws/config';
+import { parseBenchReport, renderMarkdown } from '../../loadtest/src/markdown';
 
 const ROOT = join(__dirname, '..', '..');
 const BENCH = join(ROOT, 'loadtest', 'dist', 'bench.js');
@@ -73,7 +74,14 @@ describe('npm run bench -- --tiny (smoke)', () => {
     expect(existsSync(BENCH)).toBe(true); // built by `npm test` (tsconfig.build.json references loadtest)
     dir = mkdtempSync(join(tmpdir(), 'ptyws-bench-'));
     const out = join(dir, 'bench.json');
-    const res = await run(['--tiny', '--only', 'raw-node-pty,uws-floor,relay-floor,wetty,embedded', '--out', out]);
+    const res = await run([
+      '--tiny',
+      '--only',
+      'raw-node-pty,uws-floor,relay-floor,wetty,embedded',
+      '--out',
+      out,
+      '--markdown',
+    ]);
     stdout = res.stdout;
     if (res.code !== 0 || !existsSync(out)) throw new Error(`bench exited ${res.code}: ${res.stderr.slice(-2000)}`);
     report = JSON.parse(readFileSync(out, 'utf8'));
@@ -234,5 +242,13 @@ describe('npm run bench -- --tiny (smoke)', () => {
       /^echo p50 ms, 1 session\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\S+ \([\d.]+x, [\d.]+x relay\)\s+\S+ \([\d.]+x, [\d.]+x relay, [\d.]+x wetty\)/m,
     );
     expect(stdout).toMatch(/^JSON: /m);
+  });
+
+  it('with --markdown, prints the Markdown summary and writes it beside the JSON, as --markdown-from renders it', () => {
+    const md = readFileSync(join(dir, 'bench.md'), 'utf8');
+    expect(md).toBe(renderMarkdown(parseBenchReport(readFileSync(join(dir, 'bench.json'), 'utf8'), 'bench.json')));
+    expect(md).toMatch(/^\| figure \| raw-node-pty \| uws-floor \| relay-floor \| wetty \| embedded \|$/m);
+    expect(stdout).toContain(md);
+    expect(stdout).toMatch(/^Markdown: .*bench\.md$/m);
   });
 });

@@ -121,7 +121,7 @@ describe('README cluster quick start', () => {
       return match;
     };
     for (const [i, line] of services.entries()) await start(`service-${i + 1}`, line);
-    // The README's second agent on this host: same line, another id, and no metrics port chosen.
+    // A second agent on this host (docs/operations.md): same line, another id, and no metrics port chosen.
     const agentLine = services.find((l) => /services\/pty-agent\//.test(l))!;
     expect(agentLine).toMatch(/\bPTYWS_AGENT_ID=host-a\b/);
     await start('agent-host-b', agentLine.replace(/\bPTYWS_AGENT_ID=host-a\b/, 'PTYWS_AGENT_ID=host-b'));

@@ -1,6 +1,6 @@
 /**
  * Authentication at upgrade (binding §7.1, §11, scenario 6) and scope-based authorization
- * (§7.2, scenario 7; spec README interpretation 4).
+ * (§7.2, scenario 7; docs/spec/README.md interpretation 4).
  */
 import { SUBPROTOCOL_JSON, newId, type Task } from '@pty-ws/protocol';
 import { TestContext, delay, http, is, joinSession, tryUpgrade, type TestClient } from '@pty-ws/testkit';

@@ -1,5 +1,5 @@
 /**
- * Resize (extension scenario 9; spec README interpretation 5) and the close lifecycle
+ * Resize (extension scenario 9; docs/spec/README.md interpretation 5) and the close lifecycle
  * (extension scenario 10; binding §5.4).
  */
 import { SUBPROTOCOL_BINARY, type SessionFramePayload } from '@pty-ws/protocol';

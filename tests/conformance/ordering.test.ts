@@ -1,4 +1,4 @@
-/** Ordering across clients (binding §8.1, scenario 12; spec README interpretations 1 and 6). */
+/** Ordering across clients (binding §8.1, scenario 12; docs/spec/README.md interpretations 1 and 6). */
 import { SUBPROTOCOL_BINARY, isUuidV7 } from '@pty-ws/protocol';
 import {
   gaps,

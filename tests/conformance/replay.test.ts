@@ -1,5 +1,5 @@
 /**
- * Replay (binding §8, scenarios 4 and 5; extension scenarios 6 and 7; spec README interpretations
+ * Replay (binding §8, scenarios 4 and 5; extension scenarios 6 and 7; docs/spec/README.md interpretations
  * 3 and 7).
  */
 import {

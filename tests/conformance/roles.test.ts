@@ -206,7 +206,7 @@ describe('roles and membership', () => {
       const after = c.frames.slice(from);
       const goodbye = after.find(is.op('binding_goodbye')) as Received;
       const lastMembership = [...after].reverse().find(is.kind('MembershipChanged'));
-      // README interpretation 1: the goodbye carries the last log frame written to the socket.
+      // docs/spec/README.md interpretation 1: the goodbye carries the last log frame written to the socket.
       if (lastMembership) expect(seqOf(goodbye)).toBe(seqOf(lastMembership));
       expect(seqOf(goodbye)).toBe(Math.max(...c.frames.map((r) => seqOf(r) ?? 0)));
     }

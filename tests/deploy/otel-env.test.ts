@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry in the deploy artifacts, as README "Tracing" documents it: edges and agents get
+ * OpenTelemetry in the deploy artifacts, as docs/tracing.md documents it: edges and agents get
  * the OTEL_* variables in docker-compose.yml and in every Kubernetes target, tracing is off with
  * the shipped values, and the documented switch (OTEL_TRACES_EXPORTER=otlp plus an endpoint)
  * turns it on — judged by the services' own `tracingRequested`.

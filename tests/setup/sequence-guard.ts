@@ -1,7 +1,7 @@
 /**
  * Jest set-up for every test file (jest.config.js `setupFilesAfterEnv`): a test fails when any
  * TestClient it opened received a frame whose `sequence` is below one that connection had
- * already received (README interpretation 1: `sequence` never decreases on a connection).
+ * already received (docs/spec/README.md interpretation 1: `sequence` never decreases on a connection).
  */
 import { takeSequenceRegressions } from '@pty-ws/testkit';
 

@@ -9,9 +9,9 @@
  * run to run). Each target takes the median of its rounds, and the JSON keeps every round's figure.
  *
  * The medians alone still carry the machine's drift: each target runs as its own block, minutes
- * apart, and across three runs of one day raw node-pty streamed at 62.8–75.4 MB/s and the floor
- * fanned out at 1555–2248 while the service stayed at 54.0–55.0 and 1731–1765 (loadtest/README,
- * eighteenth session). So a target may also run a baseline's round just before each of its own:
+ * apart, and across three runs within a day raw node-pty streamed at 62.8–75.4 MB/s and the floor
+ * fanned out at 1555–2248 while the service stayed at 54.0–55.0 and 1731–1765 (loadtest/README.md,
+ * "Paired rounds"). So a target may also run a baseline's round just before each of its own:
  * each pair shares the machine's state of that moment, and the median of the pairs' ratios is
  * reported beside the ratio of the medians.
  */

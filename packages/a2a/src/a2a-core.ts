@@ -154,7 +154,7 @@ export class A2aCore implements A2aOperations {
   }
 
   /**
-   * Which session runs the message (README, "A2A control plane"): `message.metadata.session_id`,
+   * Which session runs the message (docs/a2a.md, "A2A control plane"): `message.metadata.session_id`,
    * else the request's `metadata.session_id`, else the session of the task the message continues,
    * else the one session the caller is confined to. Otherwise InvalidParams.
    */

@@ -41,7 +41,7 @@ interface A2aErrorSpec {
  * -32600 (the request as sent is not one this server accepts), told apart by their ErrorInfo
  * reason (domain `pty-ws`) and their HTTP status (401, 403, 429), which the JSON-RPC binding
  * sends with them. A store or the log being unreachable is JSON-RPC's internal error (-32603), told
- * apart by reason `UNAVAILABLE` and HTTP 503 with Retry-After. README "A2A errors" documents the table.
+ * apart by reason `UNAVAILABLE` and HTTP 503 with Retry-After. docs/a2a.md documents the table.
  */
 export const A2A_ERROR_SPECS: Readonly<Record<A2aErrorName, A2aErrorSpec>> = {
   TaskNotFound: spec(-32001, 404, 5, 'NOT_FOUND', 'TASK_NOT_FOUND'),

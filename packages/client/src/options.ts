@@ -49,7 +49,7 @@ export interface PtyClientOptions {
   extensions?: string[];
   /** Default `client_label` for join(). */
   clientLabel?: string;
-  /** Default requested role for join(); omitted lets the server choose (README interpretation 4). */
+  /** Default requested role for join(); omitted lets the server choose (docs/spec/README.md interpretation 4). */
   role?: PtyRole;
   /** Reconnect after an unexpected close. Default true. */
   autoReconnect?: boolean | ReconnectOptions;

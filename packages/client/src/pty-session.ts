@@ -53,7 +53,7 @@ export class PtySession {
 
   /**
    * If this Error answers the join with REPLAY_OUT_OF_RANGE, reports `replayLost` and returns true:
-   * binding §8.3 / README interpretation 3 — the join goes on with a fresh Keyframe, and the client
+   * binding §8.3 / docs/spec/README.md interpretation 3 — the join goes on with a fresh Keyframe, and the client
    * must treat its prior state as lost.
    */
   absorbReplayError(error: PtyWsError, frameId: string, pending: boolean, lastSequence: number): boolean {

@@ -34,7 +34,7 @@ import { allowedHostList, auditTarget, hostList, originList, scopeList } from '.
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** One configuration variable as documented (the README table is generated from these). */
+/** One configuration variable as documented (docs/configuration.md's table is generated from these). */
 export interface ConfigVariable {
   name: string;
   field: keyof Config;

@@ -448,7 +448,7 @@ describe('the Output frame size', () => {
   });
 });
 
-describe('CONFIG_VARIABLES and the README table', () => {
+describe('CONFIG_VARIABLES and the configuration table (docs/configuration.md)', () => {
   it('describes every Config field exactly once, with unique PTYWS_ names', () => {
     const fields = CONFIG_VARIABLES.map((v) => v.field);
     // Optional fields are present only when set: set every one of them.
@@ -494,7 +494,7 @@ describe('CONFIG_VARIABLES and the README table', () => {
     expect(table).toContain('`fatal\\|error\\|warn\\|info\\|debug\\|trace\\|silent`'.slice(1, -1));
   });
 
-  it('is the table in the README (cells compared, column padding aside)', () => {
+  it('is the table in docs/configuration.md (cells compared, column padding aside)', () => {
     const rows = (markdown: string): string[][] => {
       const start = markdown.indexOf('| Variable');
       const end = markdown.indexOf('\n\n', start);
@@ -505,8 +505,8 @@ describe('CONFIG_VARIABLES and the README table', () => {
         .filter((line) => !/^\|\s*-/.test(line))
         .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
     };
-    const readme = readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-    expect(rows(readme)).toEqual(rows(configTableMarkdown()));
+    const doc = readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
+    expect(rows(doc)).toEqual(rows(configTableMarkdown()));
   });
 
   it('cannot be mutated by a consumer', () => {

@@ -16,7 +16,7 @@ export interface OutputEntry extends EntryBase {
   data: Uint8Array;
 }
 
-/** Any other frame of the session's shared story (README interpretation 1). */
+/** Any other frame of the session's shared story (docs/spec/README.md interpretation 1). */
 export interface EventEntry extends EntryBase {
   type: 'event';
   op: string;

@@ -21,7 +21,7 @@ export const CORE_OPERATIONS = [
   'SubscribeToTask',
 ] as const;
 
-/** Resize bounds (spec README interpretation 5). */
+/** Resize bounds (docs/spec/README.md interpretation 5). */
 export const MIN_COLS = 20;
 export const MIN_ROWS = 5;
 export const MAX_DIMENSION = 1024;

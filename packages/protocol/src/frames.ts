@@ -3,7 +3,7 @@ import { errorPayload, type BindingErrorCode } from './errors';
 import type { Envelope, ServiceParameters } from './envelope';
 import { newId, rfc3339 } from './ids';
 
-/** Builds a server→client envelope. Server frames always carry `sequence` (README interpretation 1). */
+/** Builds a server→client envelope. Server frames always carry `sequence` (docs/spec/README.md interpretation 1). */
 export function serverFrame<P>(
   op: string,
   payload: P,

@@ -1,5 +1,5 @@
 /**
- * The admin REST API (README "Interface") as typed calls. Bodies are checked for the fields the
+ * The admin REST API (docs/api.md) as typed calls. Bodies are checked for the fields the
  * CLI relies on; anything else the server adds is passed through untouched for `--json`.
  */
 import { CliError, ExitCode } from './exit-codes';
@@ -219,7 +219,7 @@ export async function getTranscriptCast(s: Settings, id: string, p: TranscriptPa
   return (await named('session', id, callRaw(s, 'GET', transcriptPath(id, { ...p, format: 'asciicast' })))).text;
 }
 
-/** The screen (README "Screen and wait"); `--json` prints every field the server sent. */
+/** The screen (docs/api.md, "Screen and wait"); `--json` prints every field the server sent. */
 export interface ScreenView {
   lines: string[];
   [field: string]: unknown;

@@ -29,7 +29,7 @@ export function buildProgram(): Command {
     .addHelpText(
       'after',
       '\nExit codes: 0 ok, 1 server or request error, 2 usage error, 3 auth error (401/403), 4 not found,\n' +
-        '5 already closed (session kill); see the README for --exit-status and transcript --grep.',
+        '5 already closed (session kill); see packages/ptyctl/README.md for --exit-status and transcript --grep.',
     );
   registerSession(program);
   registerToken(program);

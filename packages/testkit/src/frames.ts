@@ -79,7 +79,7 @@ export function taskUpdateOf(r: Received): TaskStatusUpdatePayload | undefined {
 }
 
 /**
- * Frames that belong to the session's shared story (spec README interpretation 1) and so take a
+ * Frames that belong to the session's shared story (docs/spec/README.md interpretation 1) and so take a
  * fresh sequence number. Keyframes are ambiguous (cadence keyframes are logged, join/request
  * keyframes are not) and are classified by `isAmbiguousKeyframe`.
  */

@@ -1,4 +1,4 @@
-/** The `pty.join_session` flush (spec README interpretation 3), read off a test client. */
+/** The `pty.join_session` flush (docs/spec/README.md interpretation 3), read off a test client. */
 import type { JoinSessionPayload, SessionFramePayload } from '@pty-ws/protocol';
 import type { TestClient } from './client';
 import { errorPayloadOf, is, sessionFrameOf, type Received } from './frames';

@@ -1,5 +1,5 @@
 /**
- * Per-connection sequence rules (binding §8.1, spec README interpretation 1): log frames take a
+ * Per-connection sequence rules (binding §8.1, docs/spec/README.md interpretation 1): log frames take a
  * fresh, strictly increasing number; frames addressed to one connection carry the sequence of
  * the last log frame already written to it (0 if none), so `sequence` never decreases.
  */

@@ -39,7 +39,7 @@ const REQUEST_CONTROL_CALLS = new Set([
 async function main(): Promise<RunningService> {
   const config = loadConfig();
   dropSecretVariables(); // read: nothing started from here inherits them
-  // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
+  // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (docs/tracing.md).
   const tracing = startTracing({ serviceName: EDGE_SERVICE });
   const logger = createLogger(isLogLevel(config.logLevel) ? config.logLevel : 'info', { service: 'pty-ws-edge' });
   for (const w of launchWarnings()) logger.warn(w.fields, w.message);

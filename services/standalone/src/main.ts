@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const level = process.env['PTYWS_LOG_LEVEL']?.trim() ?? '';
   const logger = createLogger(isLogLevel(level) ? level : 'info');
   for (const w of launchWarnings()) logger.warn(w.fields, w.message);
-  // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (README, Tracing).
+  // Off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it (docs/tracing.md).
   const tracing = startTracing({ serviceName: EDGE_SERVICE });
   let node;
   try {

@@ -51,7 +51,7 @@ const range = (from: number, to: number): number[] =>
   Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /**
- * The FrameLog contract (ports/src/frame-log.ts, README interpretations 1 and 7), run against
+ * The FrameLog contract (ports/src/frame-log.ts, docs/spec/README.md interpretations 1 and 7), run against
  * every implementation. `makeLog` returns a fresh log (or a fresh view of a shared backend);
  * every test uses its own session ids.
  */
@@ -290,7 +290,7 @@ export function frameLogContract(name: string, makeLog: () => Promise<FrameLogFi
       });
     });
 
-    describe('trim (README interpretation 7: the larger window wins)', () => {
+    describe('trim (docs/spec/README.md interpretation 7: the larger window wins)', () => {
       // Ten entries one second apart; at `now`, seq n is (10 - n) seconds old.
       const now = T0 + 10_000;
       beforeEach(async () => {

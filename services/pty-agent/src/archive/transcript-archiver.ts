@@ -57,7 +57,7 @@ export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics
   flushMs: 1000,
   // Writing a chunk costs the stream it is written beside: on two cores a 50 MB stream ran
   // 21-23 MB/s with chunks written as they filled and 27-29 MB/s with them written after it
-  // (loadtest/README.md). A pause of 1 s is where a burst has ended: readers are still taking its
+  // (docs/design-notes.md, "Archiving yields to live output"). A pause of 1 s is where a burst has ended: readers are still taking its
   // tail for a while after the PTY's last byte (what the edge and the kernel's socket buffers
   // hold; 0.4-0.5 s in the cluster's 100-reader fan-out, where with 100 ms a 50 MB chunk write
   // ran beside the readers in some rounds). 48 MiB and 10 s bound what an endless stream leaves
