@@ -18,7 +18,7 @@ export interface MessageSessionDeps {
  * else the one session the caller is confined to, else, for a principal that may create
  * sessions, the session of the message's context (created on the context's first message; a
  * message without `context_id` starts a new context, returned with its task). The message is
- * returned with the context id it runs under.
+ * returned as the task records it: with the context and, when one was chosen here, the session.
  */
 export async function sessionOfMessage(
   params: SendMessageParams,
@@ -41,8 +41,11 @@ export async function sessionOfMessage(
             : ''),
       );
     }
-    message = message.context_id ? message : { ...message, context_id: newId() };
-    id = await deps.contexts.sessionFor(ctx, message.context_id!);
+    const contextId = message.context_id ?? newId();
+    id = await deps.contexts.sessionFor(ctx, contextId);
+    // The task's history shows where it ran, as if the client had named the session: the id to
+    // read its screen or wait on its output with (REST `/api/v1/sessions/{id}/…`).
+    message = { ...message, context_id: contextId, metadata: { ...message.metadata, [SESSION_ID_METADATA_KEY]: id } };
   }
   usableSession(await deps.registry.get(id), ctx, id);
   return { sessionId: id, message };
