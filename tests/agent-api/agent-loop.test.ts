@@ -9,16 +9,11 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SendMessageRequest, TaskState, type Task as SdkTask } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  type Client,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import { newId } from '@pty-ws/protocol';
 import type { SessionScreen } from '@pty-ws/ports';
 import { TestContext, http } from '@pty-ws/testkit';
+import { sdkClient } from '../a2a/sdk-support';
 import { nodeFetch } from '../a2a/support';
 
 // The SDK requires `jose` (ESM only; jest on Node 20 cannot require ESM) for AgentCard signatures,
@@ -72,12 +67,7 @@ describe('an agent loop through @a2a-js/sdk, with no session created beforehand'
     writeFileSync(path.join(dir, 'notes.txt'), 'remember the milk\n');
     // A token as an operator hands one to an agent: one that may create sessions.
     token = (await ctx.mintToken({ scopes: ['pty:admin'], label: 'agent' })).token;
-    const fetchImpl = nodeFetch(token);
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    });
-    client = await factory.createFromUrl(ctx.server.httpUrl);
+    client = await sdkClient(ctx.server.httpUrl, nodeFetch(token));
   });
   afterAll(async () => {
     await ctx?.dispose();
