@@ -89,6 +89,17 @@ describe('a session per A2A context for clients that name none', () => {
     expect(task.contextId).toMatch(/\S/);
     expect(created).toHaveLength(1);
     expect(created[0]!.state).toBe('running');
+    // The session was created on the caller's behalf: the audit trail says by whom and for what.
+    let events: { type: string; detail: Record<string, unknown> }[] = [];
+    await waitUntil('the session_create event', async () => {
+      const r = await http(ctx.server, 'GET', `/api/v1/audit?session_id=${created[0]!.session_id}`);
+      events = (r.body as { events: typeof events }).events;
+      return events.some((e) => e.type === 'session_create');
+    });
+    expect(events.find((e) => e.type === 'session_create')?.detail).toMatchObject({
+      context_id: task.contextId,
+      via: 'http',
+    });
   });
 
   it('later messages of the context run in the same session, on every binding and edge', async () => {
@@ -136,6 +147,19 @@ describe('a session per A2A context for clients that name none', () => {
     );
     expect(result.map((t) => t.status.state)).toEqual(Array(6).fill('TASK_STATE_COMPLETED'));
     expect(created).toHaveLength(1);
+  });
+
+  it('a context whose session ended gets a new one', async () => {
+    const { result: first, created } = await createdBy(ctx, () => send(ctx.server, 'echo before'));
+    const killed = await http(ctx.server, 'DELETE', `/api/v1/sessions/${created[0]!.session_id}`);
+    expect(killed.status).toBeLessThan(300);
+    await waitUntil('the session to close', async () => (await stateOf(ctx, created[0]!.session_id)) === 'closed');
+    const { result: again, created: fresh } = await createdBy(ctx, () =>
+      send(edgesOf(ctx.server).at(-1)!, 'echo after', first.contextId),
+    );
+    expect(again.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(output(again)).toContain('after');
+    expect(fresh).toHaveLength(1);
   });
 
   it('a principal that may not create sessions is told what to do', async () => {
