@@ -102,6 +102,19 @@ describe('an agent loop through @a2a-js/sdk, with no session created beforehand'
     expect(answered.id).toBe(asked.id);
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(outputOf(answered)).toContain('hi agent');
+
+    // Answered by a streaming message: the stream follows the task to its end.
+    const again = await send('read -p "age? " a; echo age $a');
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const states: string[] = [];
+    let streamed = '';
+    for await (const event of client.sendMessageStream(say('42', {}, { taskId: again.id }))) {
+      const p = event.payload;
+      if (p?.$case === 'statusUpdate') states.push(TaskState[p.value.status?.state ?? 0]);
+      if (p?.$case === 'artifactUpdate' && p.value.append) streamed += text(p.value.artifact?.parts);
+    }
+    expect(states.at(-1)).toBe('TASK_STATE_COMPLETED');
+    expect(streamed).toContain('age 42');
   });
 
   it('streams a slow loop: its lines arrive before the task ends', async () => {
