@@ -87,6 +87,15 @@ describe('AgentCard discovery from the host root', () => {
     expect(params.instance_id).toBe(ctx().server.instanceId);
     expect(params.bindings.map((b) => b.uri)).toEqual(expect.arrayContaining(['HTTP+JSON', 'JSONRPC']));
   });
+
+  it('tells a client that names no session what it gets: a session per context, closed when idle', async () => {
+    const params = ptyWsParams((await instanceCard()).body);
+    expect(params['context_sessions']).toMatchObject({
+      scope: 'pty:admin',
+      task_executor: 'live_shell',
+      idle_seconds: 900,
+    });
+  });
 });
 
 /**

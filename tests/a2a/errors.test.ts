@@ -274,7 +274,14 @@ describe('A2A control-plane errors', () => {
       expect(reasonOf(nowhere.body)).toBe('METHOD_NOT_FOUND');
       const wrongMethod = await rest(ctx(), 'DELETE', '/tasks');
       expect(wrongMethod.status).toBe(405);
-      const noSession = await rest(ctx(), 'POST', '/message:send', { message: textMessage('echo where') });
+      // A caller that may not create sessions (no pty:admin) must name one.
+      const noSession = await rest(
+        ctx(),
+        'POST',
+        '/message:send',
+        { message: textMessage('echo where') },
+        { token: controller },
+      );
       expect(noSession.status).toBe(400);
       expect(JSON.stringify(noSession.body)).toMatch(/message\.metadata\.session_id/);
       const unknownSession = await rest(ctx(), 'POST', '/message:send', {

@@ -4,21 +4,14 @@
  * what it reads is the task pty-ws/v1 reads.
  */
 import { SendMessageRequest, TaskState, type Task as SdkTask } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  type Client,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import type { Task } from '@pty-ws/protocol';
+import { sdkClient, type SdkTransport } from './sdk-support';
 import { newSession, nodeFetch, textMessage, useServer, wsTask } from './support';
 
 // The SDK requires `jose` (ESM only; jest on Node 20 cannot require ESM) for AgentCard signatures,
 // which this suite does not use.
 jest.mock('jose', () => ({}));
-
-type Transport = 'JSONRPC' | 'HTTP+JSON';
 
 /** ListTasks without filters (an unset `status` must be UNSPECIFIED: the SDK would send "UNRECOGNIZED"). */
 const listAll = (pageSize: number) =>
@@ -30,7 +23,7 @@ const textOf = (t: SdkTask) =>
     .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
     .join('');
 
-describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over %s', (transport) => {
+describe.each<SdkTransport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over %s', (transport) => {
   const ctx = useServer({ authEnabled: true });
   let session = '';
   let client: Client;
@@ -46,14 +39,9 @@ describe.each<Transport>(['JSONRPC', 'HTTP+JSON'])('the @a2a-js/sdk client over 
       urls.push(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
       return base(input, init);
     };
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
-      preferredTransports: [transport],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    });
     // Discovery from the bare host, as a user would point the SDK at it: the root AgentCard
     // (/.well-known/agent-card.json) leads to the per-instance endpoints.
-    client = await factory.createFromUrl(ctx().server.httpUrl);
+    client = await sdkClient(ctx().server.httpUrl, fetchImpl, transport);
   });
 
   it('finds the binding in the AgentCard and calls its endpoint', async () => {

@@ -216,9 +216,15 @@ describe('A2A streaming over SSE', () => {
     expect(s.status).toBe(404);
     expect(s.contentType).toMatch(/application\/json/);
     expect(JSON.stringify(s.body)).toContain('TASK_NOT_FOUND');
-    const noSession = await readSse(ctx(), 'POST', `${restBase(ctx())}/message:stream`, {
-      message: textMessage('echo where'),
-    });
+    // A caller that may not create sessions (no pty:admin) must name one.
+    const controller = (await ctx().mintToken({ scopes: ['pty:control'] })).token;
+    const noSession = await readSse(
+      ctx(),
+      'POST',
+      `${restBase(ctx())}/message:stream`,
+      { message: textMessage('echo where') },
+      { token: controller },
+    );
     expect(noSession.status).toBe(400);
     expect(JSON.stringify(noSession.body)).toContain('session_id');
   });

@@ -320,12 +320,14 @@ describe('gRPC A2AService', () => {
     expect((await statusOf(call(svc(), svc().GetTask, { id: newId() }, asAdmin()))).code).toBe(grpc.status.NOT_FOUND);
     expect((await statusOf(call(svc(), svc().GetTask, {}, asAdmin()))).code).toBe(grpc.status.INVALID_ARGUMENT);
     expect((await statusOf(call(svc(), svc().SendMessage, {}, asAdmin()))).code).toBe(grpc.status.INVALID_ARGUMENT);
+    // A caller that may not create sessions (no pty:admin) must name one.
+    const controller = await ctx().mintToken({ scopes: ['pty:control'] });
     const noSession = await statusOf(
       call(
         svc(),
         svc().SendMessage,
         { message: { message_id: newId(), role: 'ROLE_USER', parts: [{ text: 'x' }] } },
-        asAdmin(),
+        meta(controller.token),
       ),
     );
     expect(noSession.code).toBe(grpc.status.INVALID_ARGUMENT);

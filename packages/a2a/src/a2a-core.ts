@@ -1,8 +1,6 @@
-import { FINAL_UPDATE_STATES, TERMINAL_TASK_STATES, newId, type Task, type TaskState } from '@pty-ws/protocol';
-import { redactUrl } from './push/redact-url';
+import { FINAL_UPDATE_STATES, TERMINAL_TASK_STATES, type Task, type TaskState } from '@pty-ws/protocol';
 import type {
   FrameLog,
-  PushConfigRecord,
   PushConfigStore,
   SendMessageRequest,
   SessionControl,
@@ -10,7 +8,10 @@ import type {
   TaskStore,
 } from '@pty-ws/ports';
 import { A2aError } from './a2a-error';
-import { SESSION_ID_METADATA_KEY } from './a2a-operations';
+import type { ContextSessions } from './context-sessions';
+import { guard } from './guard';
+import { sessionOfMessage } from './message-session';
+import { PushConfigOps } from './push-config-ops';
 import type {
   A2aOperations,
   CallContext,
@@ -27,7 +28,7 @@ import type {
   SubscribeToTaskParams,
   TaskPushNotificationConfig,
 } from './a2a-operations';
-import { checkCall, requireControl, requireObserve, sessionScope, usableSession, visibleTask } from './access';
+import { checkCall, requireControl, requireObserve, sessionScope, visibleTask } from './access';
 import { checkMediaTypes, refuseTerminal } from './message-checks';
 import { eventsOfUpdate, withHistory } from './stream-events';
 import { TaskFeed } from './task-feed';
@@ -44,6 +45,11 @@ export interface A2aCoreDeps {
   pushConfigs?: PushConfigStore;
   /** Configs per task; default 10 (each one is a webhook call per update). */
   maxPushConfigsPerTask?: number;
+  /**
+   * Sessions created for the contexts of callers that name no session (and may create
+   * sessions); absent: such a message is InvalidParams.
+   */
+  contexts?: ContextSessions;
 }
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -65,7 +71,11 @@ const KNOWN_STATES = new Set<string>([
  * TaskStore whichever binding created or reads it. Errors leave as A2aError.
  */
 export class A2aCore implements A2aOperations {
-  constructor(private readonly deps: A2aCoreDeps) {}
+  private readonly push: PushConfigOps;
+
+  constructor(private readonly deps: A2aCoreDeps) {
+    this.push = new PushConfigOps(deps);
+  }
 
   // ---- messages -----------------------------------------------------------------------------
 
@@ -83,7 +93,7 @@ export class A2aCore implements A2aOperations {
         // The task must exist (and its push config be stored) before it produces its first update.
         const created = await this.deps.control.createTask(sessionId, request);
         sent(ctx, sessionId, params, created.id);
-        if (push) await this.storePushConfig({ ...push, task_id: created.id }, ctx, sessionId);
+        if (push) await this.push.put({ ...push, task_id: created.id }, ctx, sessionId);
         if (returnNow) {
           await this.deps.control.runTask(sessionId, created.id);
           task = (await this.deps.tasks.get(created.id))?.task ?? created;
@@ -107,7 +117,7 @@ export class A2aCore implements A2aOperations {
       const push = params.configuration?.task_push_notification_config;
       const task = await this.deps.control.createTask(sessionId, request);
       sent(ctx, sessionId, params, task.id);
-      if (push) await this.storePushConfig({ ...push, task_id: task.id }, ctx, sessionId);
+      if (push) await this.push.put({ ...push, task_id: task.id }, ctx, sessionId);
       // Subscribed before the task runs: no update can slip between the snapshot and the stream.
       const taskFeed = new TaskFeed(this.deps.log, sessionId, task.id, ctx.signal);
       try {
@@ -134,7 +144,7 @@ export class A2aCore implements A2aOperations {
   ): Promise<{ sessionId: string; request: SendMessageRequest }> {
     checkCall(ctx);
     requireControl(ctx, 'start tasks');
-    if (params.configuration?.task_push_notification_config) this.pushStore();
+    if (params.configuration?.task_push_notification_config) this.push.store();
     checkMediaTypes(params.message);
     const continued = params.message.task_id;
     if (continued !== undefined) {
@@ -143,35 +153,14 @@ export class A2aCore implements A2aOperations {
         'takes no further messages',
       );
     }
-    const sessionId = await this.sessionOf(params, ctx);
+    const { sessionId, message } = await sessionOfMessage(params, ctx, this.deps);
     return {
       sessionId,
       request: {
-        message: params.message,
+        message,
         ...(ctx.serviceParameters ? { serviceParameters: ctx.serviceParameters } : {}),
       },
     };
-  }
-
-  /**
-   * Which session runs the message (docs/a2a.md, "A2A control plane"): `message.metadata.session_id`,
-   * else the request's `metadata.session_id`, else the session of the task the message continues,
-   * else the one session the caller is confined to. Otherwise InvalidParams.
-   */
-  private async sessionOf(params: SendMessageParams, ctx: CallContext): Promise<string> {
-    let id = sessionIdIn(params.message.metadata) ?? sessionIdIn(params.metadata);
-    if (id === undefined && params.message.task_id) {
-      id = visibleTask(await this.deps.tasks.get(params.message.task_id), ctx, params.message.task_id).sessionId;
-    }
-    id ??= sessionScope(ctx);
-    if (id === undefined) {
-      throw new A2aError(
-        'InvalidParams',
-        'name the session to run the message in: message.metadata.session_id (see the AgentCard skill shell-task)',
-      );
-    }
-    usableSession(await this.deps.registry.get(id), ctx, id);
-    return id;
   }
 
   // ---- tasks --------------------------------------------------------------------------------
@@ -269,118 +258,31 @@ export class A2aCore implements A2aOperations {
     params: TaskPushNotificationConfig,
     ctx: CallContext,
   ): Promise<TaskPushNotificationConfig> {
-    return guard(async () => {
-      checkCall(ctx);
-      requireControl(ctx, 'configure push notifications');
-      this.pushStore();
-      if (!params.task_id) throw new A2aError('InvalidParams', "'task_id' is required");
-      const rec = visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
-      return view(await this.storePushConfig(params, ctx, rec.sessionId));
-    });
+    return this.push.set(params, ctx);
   }
 
   getTaskPushNotificationConfig(
     params: PushNotificationConfigRef,
     ctx: CallContext,
   ): Promise<TaskPushNotificationConfig> {
-    return guard(async () => {
-      checkCall(ctx);
-      requireObserve(ctx);
-      const store = this.pushStore();
-      visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
-      const rec = await store.get(params.task_id, params.id);
-      if (!rec) {
-        throw new A2aError('TaskNotFound', `push notification config ${params.id} of task ${params.task_id} not found`);
-      }
-      return view(rec);
-    });
+    return this.push.get(params, ctx);
   }
 
   listTaskPushNotificationConfigs(
     params: ListTaskPushNotificationConfigsParams,
     ctx: CallContext,
   ): Promise<ListTaskPushNotificationConfigsResult> {
-    return guard(async () => {
-      checkCall(ctx);
-      requireObserve(ctx);
-      const store = this.pushStore();
-      visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
-      const all = await store.list(params.task_id);
-      // A task holds a handful of configs: an offset token is enough.
-      const offset = params.page_token ? offsetOf(params.page_token) : 0;
-      const size = params.page_size ?? 100;
-      const page = all.slice(offset, offset + size);
-      const next = offset + size < all.length ? Buffer.from(String(offset + size)).toString('base64url') : '';
-      return { configs: page.map(view), next_page_token: next };
-    });
+    return this.push.list(params, ctx);
   }
 
   deleteTaskPushNotificationConfig(params: PushNotificationConfigRef, ctx: CallContext): Promise<void> {
-    return guard(async () => {
-      checkCall(ctx);
-      requireControl(ctx, 'configure push notifications');
-      const store = this.pushStore();
-      const rec = visibleTask(await this.deps.tasks.get(params.task_id), ctx, params.task_id);
-      await store.delete(params.task_id, params.id);
-      ctx.audit?.({
-        type: 'push_config_delete',
-        sessionId: rec.sessionId,
-        detail: { task_id: params.task_id, config_id: params.id },
-      });
-    });
-  }
-
-  private pushStore(): PushConfigStore {
-    if (!this.deps.pushConfigs) {
-      throw new A2aError('PushNotificationNotSupported', 'push notifications are not configured on this server');
-    }
-    return this.deps.pushConfigs;
-  }
-
-  private async storePushConfig(
-    config: TaskPushNotificationConfig,
-    ctx: CallContext,
-    sessionId: string,
-  ): Promise<PushConfigRecord> {
-    const store = this.pushStore();
-    const configId = config.id ?? newId();
-    const existing = await store.list(config.task_id);
-    const max = this.deps.maxPushConfigsPerTask ?? 10;
-    if (existing.length >= max && !existing.some((c) => c.configId === configId)) {
-      throw new A2aError('InvalidParams', `task ${config.task_id} already has ${max} push notification configs`);
-    }
-    const record: PushConfigRecord = {
-      taskId: config.task_id,
-      configId,
-      instanceId: ctx.instanceId,
-      url: config.url,
-      createdAt: Date.now(),
-      ...(config.token !== undefined ? { token: config.token } : {}),
-      ...(config.authentication ? { authentication: { ...config.authentication } } : {}),
-    };
-    await store.put(record);
-    // Where task updates go, its secrets redacted; the token and credentials are never recorded.
-    ctx.audit?.({
-      type: 'push_config_set',
-      sessionId,
-      detail: { task_id: record.taskId, config_id: record.configId, url: redactUrl(record.url) },
-    });
-    return record;
+    return this.push.delete(params, ctx);
   }
 }
 
 /** A task was created for the message (before it runs: a send that then fails still happened). */
 function sent(ctx: CallContext, sessionId: string, params: SendMessageParams, taskId: string): void {
   ctx.audit?.({ type: 'task_send', sessionId, detail: { task_id: taskId, message_id: params.message.message_id } });
-}
-
-/** Runs `fn`, turning whatever it throws into an A2aError (BindingErrors keep their meaning). */
-async function guard<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw A2aError.from(err);
-  }
 }
 
 /** Stream events of a feed until (and including) the task's final update. */
@@ -415,15 +317,6 @@ async function finalTask(feed: TaskFeed): Promise<Task | undefined> {
   }
 }
 
-function sessionIdIn(metadata: Record<string, unknown> | undefined): string | undefined {
-  const v = metadata?.[SESSION_ID_METADATA_KEY] ?? metadata?.['sessionId'];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string' || v === '') {
-    throw new A2aError('InvalidParams', "'metadata.session_id' must be a non-empty string");
-  }
-  return v;
-}
-
 /** `TASK_STATE_COMPLETED` (A2A v1.0) or `COMPLETED` (this wire) → the stored spelling. */
 function storedState(status: string): TaskState {
   // TASK_STATE_WORKING (ProtoJSON), WORKING (pty-ws/v1), or working / input-required (the A2A
@@ -432,24 +325,4 @@ function storedState(status: string): TaskState {
   const bare = upper.startsWith(STATE_PREFIX) ? upper.slice(STATE_PREFIX.length) : upper;
   if (!KNOWN_STATES.has(bare)) throw new A2aError('InvalidParams', `'status' is not a task state: ${status}`);
   return bare as TaskState;
-}
-
-function offsetOf(token: string): number {
-  const n = Number(Buffer.from(token, 'base64url').toString('utf8'));
-  if (!Number.isSafeInteger(n) || n < 0) throw new A2aError('InvalidParams', 'invalid page token');
-  return n;
-}
-
-/**
- * The config as the API shows it (observers may read configs): credentials are write-only — the
- * notification token and authentication credentials are never returned, and secrets in the URL
- * (query values, userinfo) are redacted.
- */
-function view(r: PushConfigRecord): TaskPushNotificationConfig {
-  return {
-    task_id: r.taskId,
-    id: r.configId,
-    url: redactUrl(r.url),
-    ...(r.authentication ? { authentication: { scheme: r.authentication.scheme } } : {}),
-  };
 }

@@ -22,8 +22,9 @@ import type {
  */
 export interface A2aOperations {
   /**
-   * Runs the message as a task in the session the message names (SESSION_ID_METADATA_KEY) and
-   * resolves once it reached a final or interrupted state, or, with
+   * Runs the message as a task in the session the message names (SESSION_ID_METADATA_KEY), or,
+   * for a caller that names none and may create sessions, in the session of its context (created
+   * on the context's first message), and resolves once it reached a final or interrupted state, or, with
    * `configuration.return_immediately`, once it started (WORKING). Needs `pty:control`. A part of
    * a media type other than INPUT_MEDIA_TYPES is ContentTypeNotSupported; a message continuing a
    * task in a terminal state is UnsupportedOperation.
@@ -114,7 +115,8 @@ export interface CallContext {
 
 /** A change the core made on a caller's behalf (CallContext.audit). */
 export interface A2aAuditEvent {
-  type: 'task_send' | 'task_cancel' | 'push_config_set' | 'push_config_delete';
+  /** `session_create`: a session started for the context of a caller that named none. */
+  type: 'task_send' | 'task_cancel' | 'push_config_set' | 'push_config_delete' | 'session_create';
   sessionId: string;
   detail: Record<string, unknown>;
 }

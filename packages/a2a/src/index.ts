@@ -1,6 +1,7 @@
 /** @pty-ws/a2a: the transport-agnostic A2A core every binding (REST, JSON-RPC, gRPC, pty-ws/v1) calls. */
 export * from './a2a-operations';
 export { A2aCore, type A2aCoreDeps } from './a2a-core';
+export { ContextSessions, type ContextSessionsOptions } from './context-sessions';
 export { checkCall, requireControl, requireObserve, sessionScope } from './access';
 export * from './parse';
 export { INPUT_MEDIA_TYPES, checkA2aVersion } from './message-checks';

@@ -9,3 +9,4 @@ export { FileTranscriptArchive } from './file-transcript-archive';
 export { JsonLinesAuditLog, type JsonLinesTarget, type JsonLinesAuditOptions } from './json-lines-audit-log';
 export { MemoryPushOutbox } from './push-outbox';
 export { FilePushOutbox } from './file-push-outbox';
+export { MemoryContextSessionStore } from './context-session-store';

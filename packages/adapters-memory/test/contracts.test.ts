@@ -1,4 +1,5 @@
 import {
+  contextSessionStoreContract,
   frameLogContract,
   membershipStoreContract,
   sessionRegistryContract,
@@ -6,6 +7,7 @@ import {
   tokenStoreContract,
 } from '@pty-ws/testkit/contracts';
 import {
+  MemoryContextSessionStore,
   MemoryFrameLog,
   MemoryMembershipStore,
   MemorySessionRegistry,
@@ -24,3 +26,4 @@ sessionRegistryContract('memory', async () => ({ registry: new MemorySessionRegi
 tokenStoreContract('memory', async () => ({ store: new MemoryTokenStore(), cleanup: noCleanup }));
 taskStoreContract('memory', async () => ({ store: new MemoryTaskStore(), cleanup: noCleanup }));
 membershipStoreContract('memory', async () => ({ store: new MemoryMembershipStore(), cleanup: noCleanup }));
+contextSessionStoreContract('memory', async () => ({ store: new MemoryContextSessionStore(), cleanup: noCleanup }));

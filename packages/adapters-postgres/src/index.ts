@@ -7,6 +7,7 @@ export { PgSessionRegistry } from './session-registry';
 export { PgTokenStore } from './token-store';
 export { PgTaskStore, type TaskFilter } from './task-store';
 export { PgPushConfigStore } from './push-config-store';
+export { PgContextSessionStore } from './context-session-store';
 export { PgPushOutbox } from './push-outbox';
 export { PgTranscriptArchive } from './transcript-archive';
 export { isPostgresOutage } from './outage';

@@ -141,6 +141,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX push_outbox_owner ON ${s}.push_outbox (owner, id);
     `,
   },
+  {
+    version: 6,
+    name: 'A2A contexts bound to sessions',
+    sql: (s) => `
+      -- The session an A2A context's messages run in when the client named none; every edge
+      -- reads and claims here, and closes the session once the context has been idle.
+      CREATE TABLE ${s}.a2a_contexts (
+        instance_id  text NOT NULL,
+        context_id   text NOT NULL,
+        session_id   text NOT NULL,
+        principal_id text NOT NULL,
+        created_at   bigint NOT NULL,
+        last_used_at bigint NOT NULL,
+        PRIMARY KEY (instance_id, context_id)
+      );
+      CREATE INDEX a2a_contexts_last_used ON ${s}.a2a_contexts (last_used_at);
+    `,
+  },
 ];
 
 /**

@@ -4,6 +4,7 @@ import { migrate } from './migrations';
 import { PgSessionRegistry } from './session-registry';
 import { PgTaskStore } from './task-store';
 import { PgPushConfigStore } from './push-config-store';
+import { PgContextSessionStore } from './context-session-store';
 import { PgPushOutbox } from './push-outbox';
 import { PgTokenStore } from './token-store';
 import { PgTranscriptArchive } from './transcript-archive';
@@ -16,6 +17,7 @@ export interface PostgresAdapters {
   tokens: PgTokenStore;
   tasks: PgTaskStore;
   pushConfigs: PgPushConfigStore;
+  contexts: PgContextSessionStore;
   pushOutbox: PgPushOutbox;
   transcripts: PgTranscriptArchive;
   /** Ends the pool. */
@@ -45,6 +47,7 @@ export async function openPostgresAdapters(url: string, options: OpenPostgresOpt
     tokens: new PgTokenStore(pool, schema),
     tasks: new PgTaskStore(pool, schema),
     pushConfigs: new PgPushConfigStore(pool, schema),
+    contexts: new PgContextSessionStore(pool, schema),
     pushOutbox: new PgPushOutbox(pool, schema),
     transcripts: new PgTranscriptArchive(pool, schema),
     close: () => pool.end(),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import {
+  contextSessionStoreContract,
   sessionRegistryContract,
   taskStoreContract,
   tokenStoreContract,
@@ -32,3 +33,4 @@ transcriptArchiveContract('PostgreSQL', async () => ({
   reopen: async () => new PgTranscriptArchive(pg.pool, 'ptyws_contract'),
   cleanup: noCleanup,
 }));
+contextSessionStoreContract('PostgreSQL', async () => ({ store: pg.contexts, cleanup: noCleanup }));

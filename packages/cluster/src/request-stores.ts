@@ -9,6 +9,7 @@ export interface RequestStores {
   tokens: PostgresAdapters['tokens'];
   tasks: PostgresAdapters['tasks'];
   pushConfigs: PostgresAdapters['pushConfigs'];
+  contexts: PostgresAdapters['contexts'];
   transcripts: PostgresAdapters['transcripts'];
   log: JetStreamFrameLog;
   membership: KvMembershipStore;
@@ -37,6 +38,7 @@ export function requestStores(
     tokens: guardDependency(pg.tokens, postgres),
     tasks: guardDependency(pg.tasks, postgres),
     pushConfigs: guardDependency(pg.pushConfigs, postgres),
+    contexts: guardDependency(pg.contexts, postgres),
     // Transcript pages and searches scan archived chunks: no deadline, errors translated.
     transcripts: guardDependency(pg.transcripts, { ...postgres, deadlineFor: new Set(['stats']) }),
     log: guardDependency(log, { ...nats, deadlineFor: LOG_DEADLINE }),
@@ -57,6 +59,7 @@ export function outageAwareStores(pg: PostgresAdapters, health: DependencyHealth
     tokens: guardDependency(pg.tokens, translate),
     tasks: guardDependency(pg.tasks, translate),
     pushConfigs: guardDependency(pg.pushConfigs, translate),
+    contexts: guardDependency(pg.contexts, translate),
     pushOutbox: guardDependency(pg.pushOutbox, translate),
     transcripts: guardDependency(pg.transcripts, translate),
   };

@@ -81,6 +81,8 @@ export interface Config {
   pushBackoffMs: number;
   /** PTYWS_PUSH_TIMEOUT_MS, default 5000: one push notification POST (connect, send, status). */
   pushTimeoutMs: number;
+  /** PTYWS_CONTEXT_SESSION_IDLE_S, default 900: a session created for an A2A context is closed once idle this long. */
+  contextSessionIdleS: number;
   /** PTYWS_CLOSED_SESSION_TTL_S, default 86400: how long a closed session stays listed and replayable. */
   closedSessionTtlS: number;
   /** PTYWS_LOG_LEVEL: fatal|error|warn|info|debug|trace|silent, default info */

@@ -381,6 +381,13 @@ const SPECS: SpecTable = {
     description: 'Time limit of one push notification POST (connect, send, response status).',
     rule: integer(1, MAX_TIMER_MS),
   },
+  contextSessionIdleS: {
+    name: 'PTYWS_CONTEXT_SESSION_IDLE_S',
+    default: '900',
+    description:
+      'A session the A2A control plane created for the context of a client that named no session is closed once the context has had no message for this long and the session runs no task.',
+    rule: integer(1, MAX_TIMER_S),
+  },
   closedSessionTtlS: {
     name: 'PTYWS_CLOSED_SESSION_TTL_S',
     default: '86400',

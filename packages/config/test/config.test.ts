@@ -60,6 +60,7 @@ describe('loadConfig defaults', () => {
       pushAttempts: 8,
       pushBackoffMs: 500,
       pushTimeoutMs: 5000,
+      contextSessionIdleS: 900,
       closedSessionTtlS: 86400,
       logLevel: 'info',
       stateDir: `/tmp/pty-ws-${process.getuid?.() ?? 0}`,

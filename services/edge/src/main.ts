@@ -6,7 +6,7 @@ import { AgentDirectory, NatsSessionControl, startEdgeHeartbeat } from '@pty-ws/
 import { EDGE_SERVICE, createLogger, isLogLevel, Metrics, startTracing } from '@pty-ws/telemetry';
 import { generateToken, hashToken } from './auth';
 import { openJsonLinesAudit, problemReporter, TeeAuditLog } from './audit/open-audit-log';
-import { A2aCore } from '@pty-ws/a2a';
+import { A2aCore, ContextSessions } from '@pty-ws/a2a';
 import { startEdge } from './edge-server';
 import { natsLimitsExchange } from './limits';
 
@@ -91,6 +91,16 @@ async function main(): Promise<RunningService> {
     new PgAuditLog(pg.pool, config.dbSchema, { onProblem: problemReporter(logger, 'postgres audit_log', metrics) }),
     await openJsonLinesAudit(config, 'cluster', logger, metrics),
   );
+  // Sessions for A2A clients that name none, one per context (bindings shared by every edge in
+  // Postgres), closed once idle; every edge sweeps, the store's compare-and-release picks one.
+  const contexts = new ContextSessions({
+    store: stores.contexts,
+    registry: stores.sessions,
+    tasks: stores.tasks,
+    control,
+    idleMs: config.contextSessionIdleS * 1000,
+    logger,
+  });
   const edge = await startEdge({
     audit,
     limitsExchange: natsLimitsExchange(nc, config.natsPrefix),
@@ -114,8 +124,10 @@ async function main(): Promise<RunningService> {
       registry: stores.sessions,
       log: stores.log,
       pushConfigs: stores.pushConfigs,
+      contexts,
     }),
   });
+  contexts.start();
   // Revocations made on other edges close this edge's connections of that token too.
   nc.subscribe(revokedSubject, {
     callback: (err, msg) => {
@@ -136,6 +148,7 @@ async function main(): Promise<RunningService> {
     gracePeriodS: config.gracePeriodS,
     async stop() {
       heartbeat.dispose();
+      await contexts.dispose();
       await edge.stop();
       agents.dispose();
       await audit.close();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { dropSecretVariables, loadConfig, variableIsSet, type Config } from '@pty-ws/config';
 import {
   FilePushOutbox,
+  MemoryContextSessionStore,
   FileTranscriptArchive,
   MemoryFrameLog,
   MemoryMembershipStore,
@@ -11,7 +12,7 @@ import {
   MemoryTokenStore,
 } from '@pty-ws/adapters-memory';
 import { generateToken, hashToken, openJsonLinesAudit, silentLogger, startEdge, type Logger } from '@pty-ws/edge';
-import { A2aCore } from '@pty-ws/a2a';
+import { A2aCore, ContextSessions } from '@pty-ws/a2a';
 import { checkStateDir, createSessionManager } from '@pty-ws/pty-agent';
 import { SCOPES, newId } from '@pty-ws/protocol';
 import {
@@ -100,8 +101,18 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
   await webhooks?.resume().catch((err: Error) => logger.warn({ err: err.message }, 'push outbox unreadable'));
   // Audit trail: JSON lines (default <stateDir>/audit.jsonl), queryable at GET /api/v1/audit.
   const audit = await openJsonLinesAudit(config, 'single-node', logger, metrics);
+  // Sessions for A2A clients that name none, one per context, closed once idle.
+  const contexts = new ContextSessions({
+    store: new MemoryContextSessionStore(),
+    registry,
+    tasks: taskStore,
+    control,
+    idleMs: config.contextSessionIdleS * 1000,
+    logger,
+  });
   // The edge starts last; if it cannot (its port is taken), what started before it is let go again.
   const letGo = async () => {
+    await contexts.dispose();
     await agent.shutdown();
     await pushOutbox.close();
     await audit?.close();
@@ -118,11 +129,12 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     sessionHost,
     metrics,
     ...(audit ? { audit } : {}),
-    a2a: new A2aCore({ control, tasks: taskStore, registry, log, pushConfigs }),
+    a2a: new A2aCore({ control, tasks: taskStore, registry, log, pushConfigs, contexts }),
   }).catch(async (err: unknown) => {
     await letGo();
     throw err;
   });
+  contexts.start();
   // The agent's own /metrics server only when asked for: its default port would clash between nodes.
   let stopping = false;
   let agentServer: RunningMetricsServer | undefined;
@@ -151,6 +163,7 @@ export async function startNode(overrides: Partial<Config> = {}, opts: StartOpti
     ...(agentServer ? { agentMetricsPort: agentServer.port } : {}),
     async stop() {
       stopping = true;
+      await contexts.dispose();
       await edge.stop();
       await agent.shutdown();
       await webhooks?.drain(1000);

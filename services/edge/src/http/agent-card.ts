@@ -74,6 +74,21 @@ export function agentCard(
             default_rows: config.defaultRows,
             instance_id: instanceId,
             bindings,
+            // A2A clients that name no session (control plane only): what they get instead.
+            ...(control
+              ? {
+                  context_sessions: {
+                    description:
+                      'A SendMessage without metadata.session_id from a pty:admin token runs in a live-shell session ' +
+                      "created for the message's contextId (a new context when it has none); the context's later " +
+                      'messages run there; the session closes once the context has been idle for idle_seconds and ' +
+                      'runs no task.',
+                    scope: 'pty:admin',
+                    task_executor: 'live_shell',
+                    idle_seconds: config.contextSessionIdleS,
+                  },
+                }
+              : {}),
           },
         },
       ],
@@ -103,7 +118,10 @@ export function agentCard(
       {
         id: 'shell-task',
         name: 'Run a shell command',
-        description: "The message text runs as /bin/sh -c in the session's working directory; output is the artifact.",
+        description:
+          'The message text runs as a shell command in the session that metadata.session_id names (or, for a ' +
+          "pty:admin token that names none, in a session created for the message's contextId); output is the " +
+          'artifact, streamed while it runs; a command that waits for terminal input asks for it (INPUT_REQUIRED).',
         tags: ['shell', 'terminal'],
       },
     ],

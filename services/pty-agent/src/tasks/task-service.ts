@@ -1,7 +1,6 @@
 import {
   BindingError,
   TERMINAL_TASK_STATES,
-  FINAL_UPDATE_STATES,
   newId,
   rfc3339,
   textOf,
@@ -13,10 +12,11 @@ import {
 } from '@pty-ws/protocol';
 import type { TaskArtifactUpdateEvent } from '@pty-ws/a2a';
 import type { TaskRecord, TaskStore } from '@pty-ws/ports';
-import { globalTracer, inSpan, logTraceId, startRequestSpan, type Tracer } from '@pty-ws/telemetry';
+import { globalTracer, inSpan, startRequestSpan, type Tracer } from '@pty-ws/telemetry';
 import type { Sequencer } from '../session/sequencer';
 import { OutputStream } from './output-stream';
 import type { RunningCommand, TaskExecutor } from './task-executor';
+import { TaskTransitions, type TransitionExtra } from './task-transitions';
 
 export interface TaskContext {
   sessionId: string;
@@ -30,21 +30,6 @@ export interface TaskContext {
 
 /** What the history shows of an answer typed while the terminal did not echo. */
 const ECHO_OFF_TEXT = '[typed with the terminal echo off]';
-
-/** The final artifact: the output kept, and when some was left out, how much and where it is. */
-interface ArtifactOutput {
-  id: string;
-  text: string;
-  truncated: boolean;
-  omitted_bytes?: number;
-  /** The session log's sequence range the command printed in (transcript API `from_seq`/`to_seq`). */
-  transcript?: { from_seq: number; to_seq: number };
-}
-
-function metadataOf(artifact: ArtifactOutput): Record<string, unknown> {
-  const { id: _id, text: _text, ...metadata } = artifact;
-  return metadata;
-}
 
 export interface TaskServiceOptions {
   store: TaskStore;
@@ -76,7 +61,7 @@ export class TaskService {
   /** The default (process) executor; also the live shell's fallback. */
   readonly executor: TaskExecutor;
   private readonly logger: TaskServiceOptions['logger'];
-  private readonly onUpdate: TaskServiceOptions['onUpdate'];
+  private readonly transitions: TaskTransitions;
   private readonly tracer: Tracer;
   private readonly chunkChars: number;
 
@@ -84,7 +69,11 @@ export class TaskService {
     this.store = opts.store;
     this.executor = opts.executor;
     this.logger = opts.logger;
-    this.onUpdate = opts.onUpdate;
+    this.transitions = new TaskTransitions({
+      store: opts.store,
+      ...(opts.logger ? { logger: opts.logger } : {}),
+      ...(opts.onUpdate ? { onUpdate: opts.onUpdate } : {}),
+    });
     this.tracer = opts.tracer ?? globalTracer('@pty-ws/pty-agent');
     this.chunkChars = opts.chunkChars ?? 65_536;
   }
@@ -103,22 +92,49 @@ export class TaskService {
    */
   private async answer(ctx: TaskContext, message: Message): Promise<Task> {
     const taskId = message.task_id!;
+    const { done } = await this.answerable(ctx, taskId);
+    const next = this.inputRequired(taskId);
+    if (!(await this.typeAnswer(ctx, message))) return done;
+    return Promise.race([done, next]);
+  }
+
+  /** The running command a message to this task would answer; the reason why not otherwise. */
+  private async answerable(
+    ctx: TaskContext,
+    taskId: string,
+  ): Promise<{ rec: TaskRecord; run: RunningCommand; done: Promise<Task> }> {
     const rec = await this.store.get(taskId);
     if (!rec || rec.sessionId !== ctx.sessionId) {
       throw new BindingError('TASK_NOT_FOUND', `task ${taskId} not found in session ${ctx.sessionId}`);
     }
+    const state = rec.task.status.state;
+    // A2A: a task in a terminal state takes no further messages (UnsupportedOperationError),
+    // on this binding as on JSON-RPC, HTTP+JSON and gRPC.
+    if (TERMINAL_TASK_STATES.has(state)) {
+      throw new BindingError('UNSUPPORTED_OPERATION', `task ${taskId} is ${state}: it takes no further messages`, {
+        task_id: taskId,
+        state,
+      });
+    }
     const run = this.running.get(taskId);
     const done = this.dones.get(taskId);
-    if (rec.task.status.state !== 'INPUT_REQUIRED' || !run?.input || !done) {
-      throw new BindingError('INVALID_REQUEST', `task ${taskId} cannot take further messages`);
+    if (state !== 'INPUT_REQUIRED' || !run?.input || !done) {
+      throw new BindingError(
+        'INVALID_REQUEST',
+        `task ${taskId} is ${state}: it takes a message only while it waits for input (INPUT_REQUIRED)`,
+      );
     }
-    const next = this.inputRequired(taskId);
+    return { rec, run, done };
+  }
+
+  /** Types the answer into the waiting command; false when the command could not take it. */
+  private async typeAnswer(ctx: TaskContext, message: Message): Promise<boolean> {
+    const { rec, run } = await this.answerable(ctx, message.task_id!);
     // Typed with the terminal's echo off (a password): the history keeps that it was, not what.
     const parts = run.echoes?.() === false ? [{ text: ECHO_OFF_TEXT }] : message.parts;
     const userMessage: Message = { ...message, parts, role: 'ROLE_USER', context_id: rec.task.context_id };
-    await this.transition(ctx, taskId, 'WORKING', { history: userMessage });
-    if (!run.input(textOf(message), message.metadata?.['enter'] !== false)) return done;
-    return Promise.race([done, next]);
+    await this.transition(ctx, rec.task.id, 'WORKING', { history: userMessage });
+    return run.input!(textOf(message), message.metadata?.['enter'] !== false);
   }
 
   /** Resolves with the task when it next asks for input (never, if it ends first). */
@@ -143,12 +159,16 @@ export class TaskService {
 
   /** Commands of created tasks that have not been run yet. */
   private readonly pending = new Map<string, string>();
+  /** Answers to tasks waiting for input, accepted by `create` and typed by `run` (streaming sends). */
+  private readonly answers = new Map<string, Message>();
   /** The creating connection's service parameters of created tasks, for their output frames. */
   private readonly parameters = new Map<string, ServiceParameters>();
 
   /**
    * Persists the task as SUBMITTED and emits nothing yet: SendStreamingMessage acknowledges a task
    * that exists before its first update can reach anyone (edges run it afterwards with `run`).
+   * A message to a task waiting for input is its answer: the task is returned as it is, and `run`
+   * types the answer.
    */
   async create(
     ctx: TaskContext,
@@ -156,15 +176,13 @@ export class TaskService {
     serviceParameters?: ServiceParameters,
     presetTaskId?: string,
   ): Promise<Task> {
+    if (message.task_id) {
+      const { rec } = await this.answerable(ctx, message.task_id);
+      this.answers.set(message.task_id, message);
+      return rec.task;
+    }
     const command = textOf(message).trim();
     if (!command) throw new BindingError('INVALID_REQUEST', 'the message has no text part to run');
-    if (message.task_id) {
-      const existing = await this.store.get(message.task_id);
-      if (!existing || existing.sessionId !== ctx.sessionId) {
-        throw new BindingError('TASK_NOT_FOUND', `task ${message.task_id} not found in session ${ctx.sessionId}`);
-      }
-      throw new BindingError('INVALID_REQUEST', `task ${message.task_id} cannot take further messages`);
-    }
     const now = Date.now();
     const taskId = presetTaskId ?? newId();
     const contextId = message.context_id ?? newId();
@@ -190,6 +208,13 @@ export class TaskService {
 
   /** Runs a created task: WORKING now, a final state when its command ends. */
   async run(ctx: TaskContext, taskId: string): Promise<{ task: Task; done: Promise<Task> }> {
+    const answer = this.answers.get(taskId);
+    if (answer) {
+      this.answers.delete(taskId);
+      const { done } = await this.answerable(ctx, taskId);
+      await this.typeAnswer(ctx, answer);
+      return { task: (await this.store.get(taskId))?.task ?? (await done), done };
+    }
     const command = this.pending.get(taskId);
     if (command === undefined) {
       await this.get(ctx.sessionId, taskId); // TASK_NOT_FOUND for unknown ids
@@ -231,6 +256,7 @@ export class TaskService {
       this.running.delete(taskId);
       this.dones.delete(taskId);
       this.inputWaiters.delete(taskId);
+      this.answers.delete(taskId);
       span.setAttribute('ptyws.exit_code', result.exitCode ?? -1);
       if (result.canceled) return (await this.store.get(taskId))!.task;
       const state: TaskState = result.exitCode === 0 && !result.timedOut ? 'COMPLETED' : 'FAILED';
@@ -330,72 +356,7 @@ export class TaskService {
     }
   }
 
-  private async transition(
-    ctx: TaskContext,
-    taskId: string,
-    state: TaskState,
-    extra: {
-      statusText?: string;
-      artifact?: ArtifactOutput;
-      metadata?: Record<string, unknown>;
-      /** A message the task received (an answer to its request for input). */
-      history?: Message;
-    } = {},
-  ): Promise<Task> {
-    for (;;) {
-      const rec = await this.store.get(taskId);
-      if (!rec) throw new BindingError('TASK_NOT_FOUND', `task ${taskId} vanished`);
-      // A final state is final: a command finishing after CancelTask must not overwrite CANCELED.
-      if (FINAL_UPDATE_STATES.has(rec.task.status.state) && rec.task.status.state !== 'INPUT_REQUIRED') return rec.task;
-      const timestamp = rfc3339();
-      const status: Task['status'] = extra.statusText
-        ? {
-            state,
-            timestamp,
-            message: {
-              message_id: newId(),
-              role: 'ROLE_AGENT',
-              task_id: taskId,
-              context_id: rec.task.context_id,
-              parts: [{ text: extra.statusText }],
-            },
-          }
-        : { state, timestamp };
-      const task: Task = { ...rec.task, status };
-      if (extra.history) task.history = [...(rec.task.history ?? []), extra.history];
-      if (extra.artifact) {
-        task.artifacts = [
-          {
-            artifact_id: extra.artifact.id,
-            name: 'output',
-            parts: [{ text: extra.artifact.text }],
-            metadata: { ...metadataOf(extra.artifact) },
-          },
-        ];
-      }
-      if (extra.metadata) task.metadata = { ...(task.metadata ?? {}), ...extra.metadata };
-      const updated = await this.store.update({ ...rec, task, updatedAt: Date.now() }, rec.updatedAt);
-      if (!updated) continue; // lost a compare-and-set race: re-read and re-decide
-      const final = FINAL_UPDATE_STATES.has(state);
-      const delta: TaskStatusUpdateEvent = {
-        task_id: taskId,
-        context_id: updated.task.context_id,
-        status: updated.task.status,
-        final,
-      };
-      ctx.sequencer.event(
-        'TaskStatusUpdate',
-        { task: updated.task, delta },
-        { taskId, ...(rec.serviceParameters ? { serviceParameters: rec.serviceParameters } : {}) },
-      );
-      await ctx.sequencer.flushed();
-      this.onUpdate?.({ task: updated.task, delta });
-      const traceId = logTraceId(rec.serviceParameters);
-      this.logger?.info(
-        { session_id: ctx.sessionId, task_id: taskId, state, ...(traceId ? { trace_id: traceId } : {}) },
-        'task status',
-      );
-      return updated.task;
-    }
+  private transition(ctx: TaskContext, taskId: string, state: TaskState, extra?: TransitionExtra): Promise<Task> {
+    return this.transitions.apply(ctx, taskId, state, extra);
   }
 }
