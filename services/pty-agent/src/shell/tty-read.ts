@@ -5,12 +5,35 @@ import { procStat } from './foreground';
 /** The `read` system call's number (Linux): x86-64 0, arm64 and riscv64 63. */
 const READ_SYSCALL = process.arch === 'x64' ? 0 : 63;
 
-/** Whether process `pid` sleeps in a read of `tty` (Linux /proc); false when it cannot tell. */
+/** Where the kernel sleeps a process that reads a terminal (/proc/PID/wchan). */
+const TTY_READ_WAITS = new Set(['n_tty_read', 'wait_woken']);
+
+/**
+ * Whether process `pid` sleeps in a read of `tty` (Linux /proc); false when it cannot tell.
+ * /proc/PID/syscall names the call and its fd; where it cannot be read (a kernel without it, a
+ * process the agent may not trace) the sleep's place in the kernel tells, with fd 0 on the tty.
+ */
 function readsTty(pid: number, tty: string): boolean {
+  let call: string;
   try {
-    const [nr, fd] = readFileSync(`/proc/${pid}/syscall`, 'utf8').trim().split(' ');
+    call = readFileSync(`/proc/${pid}/syscall`, 'utf8');
+  } catch {
+    return waitsOnTty(pid, tty);
+  }
+  try {
+    const [nr, fd] = call.trim().split(' ');
     if (Number(nr) !== READ_SYSCALL || fd === undefined) return false;
     return readlinkSync(`/proc/${pid}/fd/${Number(fd)}`) === tty;
+  } catch {
+    return false;
+  }
+}
+
+function waitsOnTty(pid: number, tty: string): boolean {
+  try {
+    return (
+      TTY_READ_WAITS.has(readFileSync(`/proc/${pid}/wchan`, 'utf8').trim()) && readlinkSync(`/proc/${pid}/fd/0`) === tty
+    );
   } catch {
     return false;
   }
