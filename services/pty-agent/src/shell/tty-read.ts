@@ -40,26 +40,27 @@ function waitsOnTty(pid: number, tty: string): boolean {
 }
 
 /**
- * Whether the foreground process group of the shell's terminal waits in a read of that terminal:
- * a command (or the shell's own `read` builtin) asks for input. False when the OS cannot say.
+ * Who waits in a read of the shell's terminal, of its foreground process group: a job the shell
+ * started (`job`), or the shell itself (`shell`: its `read` builtin, or its own prompt, which the
+ * OS cannot tell apart). Undefined when none does, or the OS cannot say.
  */
-export function foregroundReadsTty(shellPid: number): boolean {
+export function ttyReader(shellPid: number): 'shell' | 'job' | undefined {
   try {
     const tty = readlinkSync(`/proc/${shellPid}/fd/0`);
     const tpgid = Number(procStat(shellPid)[5]);
-    if (!(tpgid > 0)) return false;
+    if (!(tpgid > 0)) return undefined;
     for (const entry of readdirSync('/proc')) {
       const pid = Number(entry);
       if (!Number.isInteger(pid) || pid <= 0) continue;
       try {
-        if (Number(procStat(pid)[2]) === tpgid && readsTty(pid, tty)) return true;
+        if (Number(procStat(pid)[2]) === tpgid && readsTty(pid, tty)) return pid === shellPid ? 'shell' : 'job';
       } catch {
         /* gone meanwhile */
       }
     }
-    return false;
+    return undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { foregroundJobOf } from '../shell/foreground';
-import { foregroundReadsTty } from '../shell/tty-read';
+import { ttyReader } from '../shell/tty-read';
 import type { RunOptions } from './task-executor';
 import { lastLines, type TypedOutput } from './live-shell-output';
 import { hasVisibleText, terminalText, type TextState } from './terminal-text';
@@ -38,6 +38,14 @@ export interface TypingTarget {
 const DEFAULT_INPUT_QUIET_MS = 1000;
 /** The foreground's terminal reads are looked at no more often than this. */
 const INPUT_CHECK_MIN_MS = 250;
+/**
+ * The shell itself reading the terminal may be its `read` builtin or the shell back at its
+ * prompt, whose marks are still on their way: through a multiplexer they come with its next
+ * redraw. Such a read counts once it has lasted this long (a job reading needs no wait: the shell
+ * is waiting for it, not at its prompt).
+ */
+const SHELL_READ_CONFIRM_MS = 0;
+const MULTIPLEXED_SHELL_READ_CONFIRM_MS = 1500;
 /** Lines of output an INPUT_REQUIRED status shows (the prompt and what led to it). */
 const PROMPT_LINES = 5;
 /** After Ctrl-C (cancel, timeout) the shell gets this long to report the command's end. */
@@ -80,6 +88,8 @@ export class TypedCommand implements TypedOutput {
   private lastDataAt = Date.now();
   /** The command waits for input on the terminal (told through onInputRequired). */
   private waiting = false;
+  /** When the shell itself was first seen reading the terminal, in the current quiet spell. */
+  private shellReadSince: number | undefined;
   /** Where the streamed text left off (a multiplexer's cursor moves span chunks). */
   private readonly streamed: TextState & { echoed?: boolean; decoder: StringDecoder } = {
     decoder: new StringDecoder('utf8'),
@@ -190,7 +200,16 @@ export class TypedCommand implements TypedOutput {
    */
   private checkInput(): void {
     if (this.ended || this.waiting || !this.run.onInputRequired) return;
-    if (Date.now() - this.lastDataAt < this.inputQuietMs() || !foregroundReadsTty(this.shell.pid)) return;
+    const now = Date.now();
+    const reader = now - this.lastDataAt < this.inputQuietMs() ? undefined : ttyReader(this.shell.pid);
+    if (reader !== 'shell') this.shellReadSince = undefined;
+    if (reader === undefined) return;
+    if (reader === 'shell') {
+      this.shellReadSince ??= now;
+      const confirmMs = this.opts.multiplexed ? MULTIPLEXED_SHELL_READ_CONFIRM_MS : SHELL_READ_CONFIRM_MS;
+      // Seen twice at least, so a prompt whose marks are being parsed right now does not count.
+      if (now - this.shellReadSince < Math.max(confirmMs, 1)) return;
+    }
     this.waiting = true;
     this.run.onInputRequired(lastLines(this.shell.soFar(this), PROMPT_LINES));
   }
