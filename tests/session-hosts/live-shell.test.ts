@@ -155,6 +155,12 @@ describe.each(shells)('live shell: %s', (_name, body) => {
     expect(artifact(t).replace(/ +$/gm, '')).toBe('done\ntail');
   });
 
+  it('a progress line cleared with an erase-line escape shows its last state, with or without a final newline', async () => {
+    // `\033[K` erases what a longer earlier state left to the right of the cursor.
+    const t = await run(ctl, "printf 'downloading...\\r\\033[Kok\\n'; printf '  10%%\\r\\033[2K\\r 5%%\\r\\033[K3'");
+    expect(artifact(t).replace(/ +$/gm, '')).toBe('ok\n3');
+  });
+
   it('the output streams to the task subscriber while the command runs', async () => {
     const gate = path.join(gateDir, newId());
     const from = ctl.mark();
