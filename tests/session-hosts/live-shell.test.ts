@@ -93,7 +93,10 @@ const shells: Array<[string, Record<string, unknown>]> = [
       ]
     : []),
   ...(INSTALLED.includes('screen')
-    ? [['sh in screen', { argv: ['/bin/sh'], session_backend: 'screen' }] as [string, Record<string, unknown>]]
+    ? ([
+        ['sh in screen', { argv: ['/bin/sh'], session_backend: 'screen' }],
+        ['bash in screen', { argv: ['/bin/bash', '--norc', '--noprofile'], session_backend: 'screen' }],
+      ] as Array<[string, Record<string, unknown>]>)
     : []),
   ...(ZSH && INSTALLED.includes('tmux')
     ? [
