@@ -20,6 +20,7 @@ const ZSH = findExecutable('zsh');
 
 type Case = [string, Record<string, unknown>];
 const bash: Record<string, unknown> = { argv: ['/bin/bash', '--norc', '--noprofile'] };
+const zsh: Record<string, unknown> = { argv: [ZSH], env: { PATH: PATH_ENV, PS1: '%% ' } };
 const shells: Case[] = [
   ['bash', bash],
   ['sh', { argv: ['/bin/sh'] }],
@@ -35,8 +36,9 @@ const shells: Case[] = [
         ['sh in screen', { argv: ['/bin/sh'], session_backend: 'screen' }],
       ] as Case[])
     : []),
-  ...(ZSH && INSTALLED.includes('tmux')
-    ? ([['zsh in tmux', { argv: [ZSH], env: { PATH: PATH_ENV, PS1: '%% ' }, session_backend: 'tmux' }]] as Case[])
+  ...(ZSH && INSTALLED.includes('tmux') ? ([['zsh in tmux', { ...zsh, session_backend: 'tmux' }]] as Case[]) : []),
+  ...(ZSH && INSTALLED.includes('screen')
+    ? ([['zsh in screen', { ...zsh, session_backend: 'screen' }]] as Case[])
     : []),
 ];
 
