@@ -93,7 +93,10 @@ const shells: Array<[string, Record<string, unknown>]> = [
       ]
     : []),
   ...(INSTALLED.includes('screen')
-    ? [['sh in screen', { argv: ['/bin/sh'], session_backend: 'screen' }] as [string, Record<string, unknown>]]
+    ? ([
+        ['sh in screen', { argv: ['/bin/sh'], session_backend: 'screen' }],
+        ['bash in screen', { argv: ['/bin/bash', '--norc', '--noprofile'], session_backend: 'screen' }],
+      ] as Array<[string, Record<string, unknown>]>)
     : []),
   ...(ZSH && INSTALLED.includes('tmux')
     ? [
@@ -153,6 +156,12 @@ describe.each(shells)('live shell: %s', (_name, body) => {
   it('a line redrawn with \\r keeps what it shows last', async () => {
     const t = await run(ctl, "printf 'step 1/3\\rstep 2/3\\rdone    \\n'; printf 'tail'");
     expect(artifact(t).replace(/ +$/gm, '')).toBe('done\ntail');
+  });
+
+  it('a progress line cleared with an erase-line escape shows its last state, with or without a final newline', async () => {
+    // `\033[K` erases what a longer earlier state left to the right of the cursor.
+    const t = await run(ctl, "printf 'downloading...\\r\\033[Kok\\n'; printf '  10%%\\r\\033[2K\\r 5%%\\r\\033[K3'");
+    expect(artifact(t).replace(/ +$/gm, '')).toBe('ok\n3');
   });
 
   it('the output streams to the task subscriber while the command runs', async () => {

@@ -6,16 +6,29 @@ const ESCAPES =
   /\x1b\[([0-?]*)[ -/]*([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOc]/g;
 
 /**
+ * Erase in line (`CSI K`, `CSI 1 K`, `CSI 2 K`), kept in the text as private-use characters until
+ * the line is drawn: a progress line clears what a longer earlier state left.
+ */
+const ERASE_TO_END = '\uE000';
+const ERASE_TO_CURSOR = '\uE001';
+const ERASE_LINE = '\uE002';
+const ERASES = [ERASE_TO_END, ERASE_TO_CURSOR, ERASE_LINE] as const;
+
+/**
  * A line as a terminal shows it: `\r` goes back to the line's start and `\b` one column left, and
- * what follows overwrites what was there (a progress line ends as its last state).
+ * what follows overwrites what was there (a progress line ends as its last state); erases blank
+ * their part of the line.
  */
 function overwritten(line: string): string {
-  if (!/[\r\b]/.test(line)) return line;
-  const cells: string[] = [];
+  if (!/[\r\b\uE000-\uE002]/.test(line)) return line;
+  let cells: string[] = [];
   let col = 0;
   for (const ch of line) {
     if (ch === '\r') col = 0;
     else if (ch === '\b') col = Math.max(0, col - 1);
+    else if (ch === ERASE_TO_END) cells.length = Math.min(cells.length, col);
+    else if (ch === ERASE_TO_CURSOR) cells.fill(' ', 0, Math.min(cells.length, col + 1));
+    else if (ch === ERASE_LINE) cells = [];
     else cells[col++] = ch;
   }
   return Array.from(cells, (c) => c ?? ' ').join('');
@@ -79,6 +92,7 @@ export function terminalText(raw: string, positioned = false, state: TextState =
   for (const m of raw.matchAll(ESCAPES)) {
     put(raw.slice(last, m.index));
     last = m.index + m[0].length;
+    if (m[2] === 'K') put(ERASES[Number(m[1] || 0)] ?? '');
     if (positioned && m[2] !== undefined && (m[2] === 'H' || m[2] === 'f')) {
       const [row, column] = (m[1] ?? '').split(';');
       state.movedTo = Number(row || 1);
