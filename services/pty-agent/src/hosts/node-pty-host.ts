@@ -2,6 +2,7 @@ import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import * as pty from 'node-pty';
 import type { PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
+import { UNWATCHED, type PathWatch } from './path-watch';
 import { PtyMasterProcess } from './pty-master-process';
 import { writeToPty } from './pty-write';
 
@@ -85,6 +86,9 @@ class NodePtyProcess extends PtyMasterProcess {
 
 /** The `native`/`direct` backend: the process runs straight under a node-pty PTY. */
 export class NodePtyHost implements PtyHost {
+  /** `watch` counts the sessions node-pty reads (`ptyws_pty_read_path{path="node_pty"}`). */
+  constructor(private readonly watch: PathWatch = UNWATCHED) {}
+
   spawn(_sessionId: string, spec: SessionSpec): PtyProcess {
     const [file, ...args] = spec.argv;
     if (!file) throw new Error('argv is empty');
@@ -98,6 +102,8 @@ export class NodePtyHost implements PtyHost {
     });
     const proc = new NodePtyProcess(term);
     drainBeforeExit(term, proc);
+    this.watch.reading('node_pty', 1);
+    proc.onExit(() => this.watch.reading('node_pty', -1));
     return proc;
   }
 }
