@@ -13,5 +13,5 @@ export { procStat } from './shell/foreground';
 export { runningRelays } from './hosts/spawner/stream-relay';
 export { pathWatch, type PathWatch } from './hosts/path-watch';
 export { announceAlternativePaths } from './alternative-paths';
-export { loadNativePty, nodePtyVersion } from './hosts/spawner/native-pty';
+export { loadNativePty, nodePtyVersion, unixTerminalProblem } from './hosts/node-pty-private';
 export { libuvStreamProblem, setReading } from './hosts/spawner/libuv-stream';

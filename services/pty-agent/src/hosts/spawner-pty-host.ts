@@ -3,7 +3,7 @@ import { systemClock, type Clock, type PtyHost, type PtyProcess, type SessionSpe
 import { UNWATCHED, type PathWatch } from './path-watch';
 import { sessionCommand } from './session-command';
 import type { SessionIdentity } from './session-identity';
-import { loadNativePty, type NativePty } from './spawner/native-pty';
+import { loadNativePty, type NativePty } from './node-pty-private';
 import { PtySpawner } from './spawner/pty-spawner';
 import { SpawnedPtyProcess } from './spawner/spawned-pty';
 import { streamRelayBinary } from './spawner/stream-relay';

@@ -5,7 +5,7 @@ import type { PathWatch } from '../path-watch';
 import { PtyMasterProcess } from '../pty-master-process';
 import { FdWriter } from './fd-writer';
 import { MasterReader } from './master-reader';
-import type { NativePty, PtyPair } from './native-pty';
+import type { NativePty, PtyPair } from '../node-pty-private';
 import type { SpawnedProgram } from './pty-spawner';
 
 /**
