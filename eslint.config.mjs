@@ -73,6 +73,29 @@ export default tseslint.config(
     },
   },
   {
+    // The pty spawner's timing (the relay's stream window, quiet and hold bars, the orphan poll)
+    // goes through the Clock port, so tests can walk a ManualClock instead of sleeping.
+    files: ['services/pty-agent/src/hosts/spawner/**/*.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'].map((name) => ({
+          name,
+          message: 'use the Clock port (@pty-ws/ports) for time in the pty spawner',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'use clock.now() (the Clock port) in the pty spawner' },
+        {
+          object: 'performance',
+          property: 'now',
+          message: 'use clock.monotonic() (the Clock port) in the pty spawner',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/test/**', 'tests/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

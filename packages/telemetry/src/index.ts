@@ -1,17 +1,17 @@
 /** @pty-ws/telemetry: Prometheus metrics (own registry per node), the JSON logger, the agent's metrics server. */
-export {
-  Metrics,
-  type AgentMetrics,
-  type AuditMetrics,
-  type ClusterMetrics,
-  type ConnectionSample,
-  type EdgeMetrics,
-  type MetricsExposition,
-  type MetricsOptions,
-  type SessionSample,
-  type TranscriptArchiveMetrics,
-  type Untrack,
-} from './metrics';
+export { Metrics } from './metrics';
+export type {
+  AgentMetrics,
+  AuditMetrics,
+  ClusterMetrics,
+  ConnectionSample,
+  EdgeMetrics,
+  MetricsExposition,
+  MetricsOptions,
+  SessionSample,
+  TranscriptArchiveMetrics,
+  Untrack,
+} from './metric-types';
 export * from './labels';
 export { createLogger, isLogLevel, LOG_LEVELS, type Logger, type LoggerOptions, type LogLevel } from './logger';
 export { startMetricsServer, type MetricsServerOptions, type RunningMetricsServer } from './metrics-server';

@@ -97,6 +97,23 @@ export type MirrorParseErrorKind = (typeof MIRROR_PARSE_ERROR_KINDS)[number];
 export const OUTPUT_HOLD_REASONS = ['readers', 'mirror', 'archive', 'log'] as const;
 export type OutputHoldReason = (typeof OUTPUT_HOLD_REASONS)[number];
 
+/**
+ * `ptyws_pty_read_path{path}`: who reads a session's pty now. `event_loop`: the agent itself, the
+ * usual path; `stream_relay`: the relay process, while a session streams to one reader;
+ * `node_pty`: node-pty's own reader, when the pty spawner could not run and node-pty forks the agent.
+ */
+export const PTY_READ_PATHS = ['event_loop', 'stream_relay', 'node_pty'] as const;
+export type PtyReadPath = (typeof PTY_READ_PATHS)[number];
+
+/**
+ * `ptyws_helper_failures_total{where}`: a helper the agent uses when it can, and works without
+ * (more slowly) when it cannot. `stream_relay`: a relay could not start or was killed (that
+ * session reads on the event loop from then on); `pty_spawner`: the spawner cannot run here (every
+ * session is forked by node-pty); `mirror_worker`: the keyframe worker thread is missing or died.
+ */
+export const HELPER_FAILURE_SITES = ['stream_relay', 'pty_spawner', 'mirror_worker'] as const;
+export type HelperFailureSite = (typeof HELPER_FAILURE_SITES)[number];
+
 const TOKEN = /^[a-z0-9][a-z0-9_.-]{0,31}$/;
 
 /** A short lower-case token (backend name, query name) or `other`. */

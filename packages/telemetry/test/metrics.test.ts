@@ -185,6 +185,24 @@ describe('Metrics', () => {
     expect(s.get('ptyws_mirror_parse_errors_total{kind="exception"}')).toBe(1);
   });
 
+  it('counts sessions by pty read path and helper failures by site, every series present from the start', async () => {
+    const m = new Metrics({ defaultMetrics: false });
+    let s = await scrape(m);
+    for (const path of ['event_loop', 'stream_relay', 'node_pty'])
+      expect(s.get(`ptyws_pty_read_path{path="${path}"}`)).toBe(0);
+    for (const where of ['stream_relay', 'pty_spawner', 'mirror_worker'])
+      expect(s.get(`ptyws_helper_failures_total{where="${where}"}`)).toBe(0);
+    m.ptyReadPath('event_loop', 1);
+    m.ptyReadPath('event_loop', 1);
+    m.ptyReadPath('event_loop', -1);
+    m.ptyReadPath('stream_relay', 1);
+    m.helperFailure('stream_relay');
+    s = await scrape(m);
+    expect(s.get('ptyws_pty_read_path{path="event_loop"}')).toBe(1);
+    expect(s.get('ptyws_pty_read_path{path="stream_relay"}')).toBe(1);
+    expect(s.get('ptyws_helper_failures_total{where="stream_relay"}')).toBe(1);
+  });
+
   it('never lets a caller widen a label: unknown values fold into `other`', async () => {
     const m = new Metrics({ defaultMetrics: false });
     const sessionId = '0190a8f4-7b7e-7c3e-9d2a-3f1b2c4d5e6f';
@@ -218,6 +236,8 @@ describe('Metrics', () => {
       'limit',
       'trigger',
       'operation',
+      'path',
+      'where',
       'le',
     ]);
     for (const metric of await m.registry.getMetricsAsJSON()) {

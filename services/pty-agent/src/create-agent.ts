@@ -16,9 +16,10 @@ import { refuseDumps } from './hosts/no-dump';
 import { closeFdsBinary } from './hosts/session-command';
 import { configuredSessionIdentity, identityEnv } from './hosts/session-identity';
 import { SessionHosts } from './hosts/session-hosts';
-import { SpawnerPtyHost } from './hosts/spawner-pty-host';
+import { pathWatch } from './hosts/path-watch';
 import { sessionLimitsWrapper } from './hosts/session-limits';
 import { checkStateDir } from './state-dir';
+import { announceAlternativePaths } from './alternative-paths';
 import { ArchiveQuota } from './archive/archive-quota';
 import { DEFAULT_ARCHIVER_OPTIONS } from './archive/transcript-archiver';
 import { SessionCaps } from './session/session-caps';
@@ -91,19 +92,16 @@ export function createSessionManager(
     maxFileBytes: config.sessionMaxFileBytes,
     maxOpenFiles: config.sessionMaxOpenFiles,
   });
+  const watch = pathWatch(metrics, (fields, msg) => logger.warn(fields, msg));
   const hosts = new SessionHosts({
     stateDir: config.stateDir,
     agentId: config.agentId,
     streamRelay,
     limitArgv,
+    watch,
     ...(identity ? { identity } : {}),
   });
-  if (streamRelay && hosts.native instanceof SpawnerPtyHost && !hosts.native.relayBinary) {
-    logger.warn(
-      {},
-      'stream relay not built (no C compiler at build time): streaming sessions are read on the event loop',
-    );
-  }
+  announceAlternativePaths(config, hosts, watch, (fields, msg) => logger.info(fields, msg));
   const webhooks = stores.push
     ? new WebhookDeliverer({
         attempts: config.pushAttempts,

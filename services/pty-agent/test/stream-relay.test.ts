@@ -1,11 +1,24 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import type { PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import { SpawnerPtyHost } from '@pty-ws/pty-agent';
-import { runningRelays } from '@pty-ws/pty-agent/internal';
+import { pathWatch, runningRelays } from '@pty-ws/pty-agent/internal';
+import { Metrics } from '@pty-ws/telemetry';
+
+// What the relay host tells: its read paths and failures, as the agent's metrics and log get them.
+const metrics = new Metrics({ defaultMetrics: false });
+const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+const watch = pathWatch(metrics, (fields, message) => warnings.push({ fields, message }));
+
+/** One series of the metrics' text exposition. */
+async function series(name: string): Promise<number> {
+  const line = (await metrics.text()).split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`no series ${name}`);
+  return Number(line.slice(name.length + 1));
+}
 
 // The relay is part of the build here (gcc is on this machine): a missing binary must fail, not
 // quietly test the event loop's reader twice.
-const withRelay = SpawnerPtyHost.find(true);
+const withRelay = SpawnerPtyHost.find({ streamRelay: true, watch });
 if (!withRelay?.relayBinary)
   throw new Error('the stream relay is not built: is gcc there, and did `npm run build` run?');
 const relayHost: SpawnerPtyHost = withRelay;
@@ -112,13 +125,29 @@ describe('the stream relay: a streaming session is read by a process of its own'
   }, 20_000);
 
   it('goes back to the event loop for good when its relay is killed, and the session goes on', async () => {
+    // Counted from here: a session of another test that is still running counts too.
+    const failures = await series('ptyws_helper_failures_total{where="stream_relay"}');
+    const [eventLoop, relaying] = [
+      await series('ptyws_pty_read_path{path="event_loop"}'),
+      await series('ptyws_pty_read_path{path="stream_relay"}'),
+    ];
     const run = await start(['/bin/sh', '-c', 'seq 1 200000; read _; seq 1 200000; echo END']);
     await until(() => run.text().endsWith('200000\r\n'));
     expect(run.relayed()).toBe(true);
     const [relay] = runningRelays(process.pid);
     expect(relay).toBeDefined();
+    expect(await series('ptyws_pty_read_path{path="stream_relay"}')).toBe(relaying + 1);
+    expect(await series('ptyws_pty_read_path{path="event_loop"}')).toBe(eventLoop);
     process.kill(relay as number, 'SIGKILL');
     await until(() => !run.proc.relaying);
+    // Said, not silent: the metric, a warning, and the session counted on the event loop again.
+    expect(await series('ptyws_helper_failures_total{where="stream_relay"}')).toBe(failures + 1);
+    expect(warnings.at(-1)).toMatchObject({
+      fields: { helper: 'stream_relay' },
+      message: expect.stringMatching(/stream relay ended abnormally: this session reads on the event loop/),
+    });
+    expect(await series('ptyws_pty_read_path{path="stream_relay"}')).toBe(relaying);
+    expect(await series('ptyws_pty_read_path{path="event_loop"}')).toBe(eventLoop + 1);
     run.proc.write(Buffer.from('\r'));
     await until(() => run.text().endsWith('END\r\n'));
     // The second stream is read on the event loop: a reader whose relay died never starts another.
@@ -126,6 +155,7 @@ describe('the stream relay: a streaming session is read by a process of its own'
     expect(runningRelays(process.pid)).toEqual([]);
     expect(run.text().endsWith(seqText(1, 200000) + 'END\r\n')).toBe(true);
     await run.exit;
+    expect(await series('ptyws_pty_read_path{path="event_loop"}')).toBe(eventLoop);
   }, 20_000);
 
   it('reads for one reader only: a second one hands the stream back to the event loop, and with two none starts', async () => {
@@ -148,7 +178,7 @@ describe('the stream relay: a streaming session is read by a process of its own'
   }, 20_000);
 
   it('is not used when turned off (PTYWS_STREAM_RELAY=off)', async () => {
-    const off = SpawnerPtyHost.find(false);
+    const off = SpawnerPtyHost.find({ streamRelay: false });
     expect(off?.relayBinary).toBeUndefined();
     const run = await start(['/bin/sh', '-c', 'seq 1 300000'], off);
     await run.exit;

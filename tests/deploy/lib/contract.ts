@@ -75,6 +75,8 @@ export const METRICS: Record<string, 'counter' | 'gauge' | 'histogram'> = {
   ptyws_output_held_sessions: 'gauge',
   ptyws_frame_log_waiting_bytes: 'gauge',
   ptyws_frame_log_cuts_total: 'counter',
+  ptyws_pty_read_path: 'gauge',
+  ptyws_helper_failures_total: 'counter',
 };
 
 /** Label names each metric carries (beyond job/instance), as far as the contract says. */
@@ -84,6 +86,8 @@ export const METRIC_LABELS: Record<string, readonly string[]> = {
   ptyws_frames_out_total: ['kind'],
   ptyws_bytes_out_total: ['kind'],
   ptyws_auth_failures_total: ['reason'],
+  ptyws_pty_read_path: ['path'],
+  ptyws_helper_failures_total: ['where'],
 };
 
 /** Series names a PromQL expression may select: the contract's, with histogram suffixes. */

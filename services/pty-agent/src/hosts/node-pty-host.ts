@@ -2,14 +2,10 @@ import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import * as pty from 'node-pty';
 import type { PtyHost, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
+import { unixTerminal } from './node-pty-private';
+import { UNWATCHED, type PathWatch } from './path-watch';
 import { PtyMasterProcess } from './pty-master-process';
 import { writeToPty } from './pty-write';
-
-interface TtySocketInternals {
-  ptsName?: string;
-  _socket?: { destroy: (...args: unknown[]) => unknown };
-  _boundClose?: boolean;
-}
 
 /**
  * Makes `onExit` come after the last byte of output. Two things lost the tail here (3–15 KB of
@@ -20,7 +16,7 @@ interface TtySocketInternals {
  * destroy — and with it node-pty's exit event — proceed.
  */
 function drainBeforeExit(term: pty.IPty, proc: PtyMasterProcess): void {
-  const internals = term as unknown as TtySocketInternals;
+  const internals = unixTerminal(term);
   const socket = internals._socket;
   if (!socket || typeof socket.destroy !== 'function') return;
   let slaveFd: number | undefined;
@@ -85,6 +81,9 @@ class NodePtyProcess extends PtyMasterProcess {
 
 /** The `native`/`direct` backend: the process runs straight under a node-pty PTY. */
 export class NodePtyHost implements PtyHost {
+  /** `watch` counts the sessions node-pty reads (`ptyws_pty_read_path{path="node_pty"}`). */
+  constructor(private readonly watch: PathWatch = UNWATCHED) {}
+
   spawn(_sessionId: string, spec: SessionSpec): PtyProcess {
     const [file, ...args] = spec.argv;
     if (!file) throw new Error('argv is empty');
@@ -98,6 +97,8 @@ export class NodePtyHost implements PtyHost {
     });
     const proc = new NodePtyProcess(term);
     drainBeforeExit(term, proc);
+    this.watch.reading('node_pty', 1);
+    proc.onExit(() => this.watch.reading('node_pty', -1));
     return proc;
   }
 }

@@ -1,4 +1,4 @@
-import type { PtyExit, PtyProcess } from '@pty-ws/ports';
+import { systemClock, type Clock, type PtyExit, type PtyProcess } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 import { HeldOutput, LatchedEvent } from './held-events';
 
@@ -14,10 +14,14 @@ const DRAIN_SAFETY_MS = 5000;
  * drain must also wait out.
  */
 export abstract class PtyMasterProcess implements PtyProcess {
-  lastDataAt = Date.now();
+  lastDataAt: number;
   paused = false;
   private readonly data = new HeldOutput<Uint8Array>();
   private readonly exit = new LatchedEvent<PtyExit>();
+
+  constructor(protected readonly clock: Clock = systemClock) {
+    this.lastDataAt = clock.now();
+  }
 
   abstract readonly pid: number;
   abstract write(data: Uint8Array): void;
@@ -52,18 +56,18 @@ export abstract class PtyMasterProcess implements PtyProcess {
    * tty holds must still be read first.
    */
   whenQuiet(since: number, then: () => void): void {
-    const deadline = Date.now() + DRAIN_SAFETY_MS;
+    const deadline = this.clock.now() + DRAIN_SAFETY_MS;
     const check = (): void => {
-      const now = Date.now();
+      const now = this.clock.now();
       const quiet = !this.paused && now - Math.max(this.lastDataAt, since) >= DRAIN_QUIET_MS;
       if (quiet || now >= deadline) then();
-      else setTimeout(check, DRAIN_QUIET_MS).unref();
+      else this.clock.setTimeout(check, DRAIN_QUIET_MS).unref();
     };
     check();
   }
 
   protected received(chunk: Uint8Array): void {
-    this.lastDataAt = Date.now();
+    this.lastDataAt = this.clock.now();
     this.data.emit(chunk);
   }
 

@@ -1,11 +1,6 @@
 import { writeSync } from 'node:fs';
 import type * as pty from 'node-pty';
-
-/** What node-pty 1.1 keeps behind `write` on Unix: the master fd and its queue of pending writes. */
-interface UnixTerminalInternals {
-  fd?: number;
-  _writeStream?: { _writeQueue?: unknown[] };
-}
+import { unixTerminal } from './node-pty-private';
 
 /** Larger writes (pastes) go through node-pty's queue, which handles a full kernel buffer. */
 const DIRECT_WRITE_MAX_BYTES = 4096;
@@ -19,7 +14,7 @@ const DIRECT_WRITE_MAX_BYTES = 4096;
  * short write) joins node-pty's queue, behind which later writes stay in order.
  */
 export function writeToPty(term: pty.IPty, data: Buffer): void {
-  const internals = term as unknown as UnixTerminalInternals;
+  const internals = unixTerminal(term);
   const queue = internals._writeStream?._writeQueue;
   const fd = internals.fd;
   if (data.length > DIRECT_WRITE_MAX_BYTES || !Array.isArray(queue) || queue.length > 0 || typeof fd !== 'number') {

@@ -2,6 +2,7 @@ import type { ManagedPtyHost, PtyHost, PtyProcess, SessionSpec } from '@pty-ws/p
 import type { SessionHostCapabilities } from '@pty-ws/protocol';
 import { agentPaths, type AgentPaths } from '../agent-paths';
 import { NodePtyHost } from './node-pty-host';
+import { UNWATCHED, type PathWatch } from './path-watch';
 import type { SessionIdentity } from './session-identity';
 import { SpawnerPtyHost } from './spawner-pty-host';
 import { createScreenHost } from './screen-host';
@@ -20,6 +21,8 @@ export interface SessionHostsOptions {
   identity?: SessionIdentity;
   /** Rewrites a session's argv so its programs start under the configured limits (session-limits.ts). */
   limitArgv?: (argv: readonly string[]) => string[];
+  /** Told which path reads each session's pty, and when a helper fails or cannot run (default: nobody). */
+  watch?: PathWatch;
 }
 
 /**
@@ -40,11 +43,19 @@ export class SessionHosts implements PtyHost {
 
   constructor(opts: SessionHostsOptions) {
     this.limitArgv = opts.limitArgv ?? ((argv) => [...argv]);
-    const spawner = SpawnerPtyHost.find(opts.streamRelay ?? true, opts.identity);
-    // node-pty would start programs with the agent's supplementary groups: no session user without the spawner.
-    if (!spawner && opts.identity)
-      throw new Error('PTYWS_SESSION_USER needs the pty spawner (setsid and stty on PATH, `npm run build`)');
-    this.native = spawner ?? new NodePtyHost();
+    const watch = opts.watch ?? UNWATCHED;
+    const found = SpawnerPtyHost.probe({
+      streamRelay: opts.streamRelay ?? true,
+      watch,
+      ...(opts.identity ? { identity: opts.identity } : {}),
+    });
+    if ('host' in found) this.native = found.host;
+    else {
+      // node-pty would start programs with the agent's supplementary groups: no session user without the spawner.
+      if (opts.identity) throw new Error(`PTYWS_SESSION_USER needs the pty spawner, and ${found.problem}`);
+      watch.failed('pty_spawner', `${found.problem}: node-pty forks the agent for every session instead`);
+      this.native = new NodePtyHost(watch);
+    }
     this.paths = agentPaths(opts.stateDir, opts.agentId);
     // The multiplexers' servers would run as the session user on sockets in the agent's private
     // state dir, which that user must not read: with a session user only native sessions are hosted.

@@ -72,6 +72,22 @@ function workerScript(): string | undefined {
   return builtScript('mirror/mirror-worker.js');
 }
 
+/** Whether `PTYWS_MIRROR_THREAD=worker` can be honoured: its compiled script exists. */
+export function mirrorWorkerBuilt(): boolean {
+  return workerScript() !== undefined;
+}
+
+const workerFailureListeners = new Set<(err: Error) => void>();
+
+/**
+ * Calls `listener` each time the mirror worker dies (an error, or an exit): the agent counts and
+ * logs it (`ptyws_helper_failures_total{where="mirror_worker"}`). The next terminal starts a new one.
+ */
+export function onMirrorWorkerFailure(listener: (err: Error) => void): () => void {
+  workerFailureListeners.add(listener);
+  return () => workerFailureListeners.delete(listener);
+}
+
 let shared: MirrorPool | undefined;
 function pool(script: string): MirrorPool {
   if (!shared || shared.dead) shared = new MirrorPool(script);
@@ -97,6 +113,7 @@ class MirrorPool {
     this.worker.unref(); // sessions keep the process alive, not their mirror
     this.worker.on('message', (m: FromMirror) => this.onMessage(m));
     const fail = (err: Error): void => {
+      if (!this.dead) for (const listener of workerFailureListeners) listener(err);
       this.dead = true;
       for (const p of this.snapshots.values()) p.reject(err);
       this.snapshots.clear();

@@ -1,13 +1,10 @@
 import type { OnReadOpts, SocketConstructorOpts } from 'node:net';
 import { ReadStream } from 'node:tty';
+import type { Clock, ClockTimer } from '@pty-ws/ports';
+import type { PtyReadPath } from '@pty-ws/telemetry';
+import type { PathWatch } from '../path-watch';
+import { setReading } from './libuv-stream';
 import { StreamRelay } from './stream-relay';
-
-/** The libuv stream under a net.Socket, whose reads start and stop at once. */
-interface LibuvStream {
-  reading?: boolean;
-  readStart(): number;
-  readStop(): number;
-}
 
 /** A session counts as streaming once a window of this long has brought this much output. */
 const STREAM_WINDOW_MS = 50;
@@ -39,6 +36,16 @@ const RELAY_MAX_READERS = 1;
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
+export interface MasterReaderOptions {
+  fd: number;
+  onData: (chunk: Buffer) => void;
+  /** The stream relay's binary; undefined: the event loop reads every byte. */
+  relayBinary: string | undefined;
+  clock: Clock;
+  /** Told which path reads (`ptyws_pty_read_path`) and when a relay fails. */
+  watch: PathWatch;
+}
+
 /**
  * Reads a pty master for SpawnedPtyProcess, in order, exactly once. On the event loop while output
  * is light: a keystroke's echo takes no extra hop. While a session streams (STREAM_BYTES within
@@ -49,6 +56,13 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
  */
 export class MasterReader {
   private readonly tty: ReadStream;
+  private readonly fd: number;
+  private readonly onData: (chunk: Buffer) => void;
+  private relayBinary: string | undefined;
+  private readonly clock: Clock;
+  private readonly watch: PathWatch;
+  /** Who reads now, as `ptyws_pty_read_path` counts it; undefined once closed. */
+  private path: PtyReadPath | undefined;
   private relay: StreamRelay | undefined;
   private paused = false;
   private closed = false;
@@ -57,14 +71,14 @@ export class MasterReader {
   private lastRelayData = 0;
   private relayBarredUntil = 0;
   private readerCount = 0;
-  private quietCheck: NodeJS.Timeout | undefined;
+  private quietCheck: ClockTimer | undefined;
 
-  /** `relayBinary` undefined: the event loop reads every byte. */
-  constructor(
-    private readonly fd: number,
-    private readonly onData: (chunk: Buffer) => void,
-    private relayBinary: string | undefined,
-  ) {
+  constructor(opts: MasterReaderOptions) {
+    const fd = (this.fd = opts.fd);
+    this.onData = opts.onData;
+    this.relayBinary = opts.relayBinary;
+    this.clock = opts.clock;
+    this.watch = opts.watch;
     // net.Socket takes `onread` (its type lists it only for connect()).
     const options: SocketConstructorOpts & { onread: OnReadOpts } = {
       onread: { buffer: READ_BUFFER, callback: this.fromTty },
@@ -74,6 +88,7 @@ export class MasterReader {
     // the exit comes from the spawner.
     this.tty.on('error', () => undefined);
     this.readTty(true);
+    this.readBy('event_loop');
   }
 
   /** Whether the relay is reading now (for tests). */
@@ -83,7 +98,7 @@ export class MasterReader {
 
   pause(): void {
     this.paused = true;
-    this.relayBarredUntil = performance.now() + RELAY_BAR_AFTER_HOLD_MS;
+    this.relayBarredUntil = this.clock.monotonic() + RELAY_BAR_AFTER_HOLD_MS;
     if (this.relay) this.relay.pause();
     else this.readTty(false);
   }
@@ -109,6 +124,7 @@ export class MasterReader {
   async close(): Promise<void> {
     this.closed = true;
     if (this.relay) await (this.paused ? this.relay.kill() : this.relay.stop());
+    this.readBy(undefined);
     this.tty.destroy();
   }
 
@@ -121,7 +137,7 @@ export class MasterReader {
   };
 
   private streaming(n: number): boolean {
-    const now = performance.now();
+    const now = this.clock.monotonic();
     if (now - this.windowStart > STREAM_WINDOW_MS) {
       this.windowStart = now;
       this.windowBytes = 0;
@@ -132,39 +148,52 @@ export class MasterReader {
 
   private startRelay(binary: string): void {
     if (this.closed || this.paused || this.readerCount > RELAY_MAX_READERS) return;
-    if (performance.now() < this.relayBarredUntil) return;
+    if (this.clock.monotonic() < this.relayBarredUntil) return;
     this.readTty(false);
-    this.lastRelayData = performance.now();
+    this.readBy('stream_relay');
+    this.lastRelayData = this.clock.monotonic();
     const relay = new StreamRelay(binary, this.fd, (chunk) => {
-      this.lastRelayData = performance.now();
+      this.lastRelayData = this.clock.monotonic();
       this.onData(chunk);
     });
     this.relay = relay;
-    this.quietCheck = setInterval(() => {
-      if (!this.paused && performance.now() - this.lastRelayData >= RELAY_QUIET_MS) void relay.stop();
-    }, RELAY_QUIET_MS / 8);
-    this.quietCheck.unref();
+    this.quietCheck = this.clock
+      .setInterval(() => {
+        if (!this.paused && this.clock.monotonic() - this.lastRelayData >= RELAY_QUIET_MS) void relay.stop();
+      }, RELAY_QUIET_MS / 8)
+      .unref();
     void relay.ended.then((clean) => this.relayEnded(clean));
   }
 
   private relayEnded(clean: boolean): void {
-    clearInterval(this.quietCheck);
+    this.quietCheck?.cancel();
     this.relay = undefined;
     this.windowBytes = 0;
     // It could not start, or was killed: this reader stays on the event loop from now on rather
-    // than start a relay again and again.
+    // than start a relay again and again. A kill of our own (closing a paused reader) is no failure.
     if (!clean) this.relayBinary = undefined;
+    if (!clean && !this.closed)
+      this.watch.failed(
+        'stream_relay',
+        'stream relay ended abnormally: this session reads on the event loop from now on',
+        {
+          fd: this.fd,
+        },
+      );
     if (this.closed) return;
+    this.readBy('event_loop');
     if (!this.paused) this.readTty(true);
   }
 
+  /** Moves this session's count in `ptyws_pty_read_path` to `path` (undefined: no longer read). */
+  private readBy(path: PtyReadPath | undefined): void {
+    if (path === this.path) return;
+    if (this.path) this.watch.reading(this.path, -1);
+    if (path) this.watch.reading(path, 1);
+    this.path = path;
+  }
+
   private readTty(on: boolean): void {
-    // `_handle` is null once the stream is destroyed.
-    const handle = (this.tty as unknown as { _handle: LibuvStream | null })._handle;
-    if (!handle || handle.reading === on) return;
-    // net.Socket's own bookkeeping (`reading`), kept as its tryReadStart does.
-    handle.reading = on;
-    if (on) handle.readStart();
-    else handle.readStop();
+    setReading(this.tty, on);
   }
 }

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import type { PtyExit } from '@pty-ws/ports';
+import { systemClock, type Clock, type PtyExit } from '@pty-ws/ports';
 import { builtScript } from '../../built-script';
 import { findExecutable } from '../executables';
 import { LatchedEvent } from '../held-events';
@@ -41,14 +41,27 @@ export class PtySpawner {
     private readonly script: string,
     private readonly setsid: string,
     private readonly stty: string,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The spawner, when its script is built and `setsid` (util-linux, with --ctty) and `stty` exist. */
-  static find(): PtySpawner | undefined {
+  static find(clock: Clock = systemClock): PtySpawner | undefined {
+    const found = PtySpawner.locate();
+    return 'setsid' in found ? new PtySpawner(found.script, found.setsid, found.stty, clock) : undefined;
+  }
+
+  /** What the spawner needs, or what is missing of it (for the agent's warning). */
+  static locate(): { script: string; setsid: string; stty: string } | { missing: string } {
     const script = builtScript('hosts/spawner/spawner-main.js');
     const setsid = findExecutable('setsid');
     const stty = findExecutable('stty');
-    return script && setsid && stty ? new PtySpawner(script, setsid, stty) : undefined;
+    if (script && setsid && stty) return { script, setsid, stty };
+    const missing = [
+      script ? undefined : 'its script is not built (`npm run build`)',
+      setsid ? undefined : '`setsid` is not on PATH (util-linux)',
+      stty ? undefined : '`stty` is not on PATH (coreutils)',
+    ];
+    return { missing: missing.filter(Boolean).join(', ') };
   }
 
   spawn(req: Omit<SpawnRequest, 'type' | 'id'>): Promise<SpawnedProgram> {
@@ -124,7 +137,7 @@ export class PtySpawner {
     for (const [id, entry] of [...this.open]) {
       if (entry.spawner !== child) continue;
       if (entry.pid === undefined) this.settle(id, undefined, new Error('the pty spawner exited'));
-      else watchOrphan(entry.pid, () => this.settle(id, { exitCode: null, signal: null }));
+      else watchOrphan(this.clock, entry.pid, () => this.settle(id, { exitCode: null, signal: null }));
     }
   }
 
@@ -136,12 +149,12 @@ export class PtySpawner {
   }
 }
 
-function watchOrphan(pid: number, gone: () => void): void {
-  const timer = setInterval(() => {
+function watchOrphan(clock: Clock, pid: number, gone: () => void): void {
+  const timer = clock.setInterval(() => {
     try {
       process.kill(pid, 0);
     } catch {
-      clearInterval(timer);
+      timer.cancel();
       gone();
     }
   }, ORPHAN_POLL_MS);

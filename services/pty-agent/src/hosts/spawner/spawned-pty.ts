@@ -1,10 +1,11 @@
 import { closeSync } from 'node:fs';
-import type { PtyExit } from '@pty-ws/ports';
+import type { Clock, PtyExit } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
+import type { PathWatch } from '../path-watch';
 import { PtyMasterProcess } from '../pty-master-process';
 import { FdWriter } from './fd-writer';
 import { MasterReader } from './master-reader';
-import type { NativePty, PtyPair } from './native-pty';
+import type { NativePty, PtyPair } from '../node-pty-private';
 import type { SpawnedProgram } from './pty-spawner';
 
 /**
@@ -26,10 +27,18 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
     private readonly program: SpawnedProgram,
     private readonly native: NativePty,
     /** The stream relay's binary (stream-relay.ts), or undefined to read every byte on the event loop. */
-    relayBinary?: string,
+    relayBinary: string | undefined,
+    clock: Clock,
+    watch: PathWatch,
   ) {
-    super();
-    this.reader = new MasterReader(pair.master, (chunk) => this.received(chunk), relayBinary);
+    super(clock);
+    this.reader = new MasterReader({
+      fd: pair.master,
+      onData: (chunk) => this.received(chunk),
+      relayBinary,
+      clock,
+      watch,
+    });
     this.writer = new FdWriter(pair.master);
     program.onExit((exit) => this.drainThen(exit));
   }
@@ -75,7 +84,7 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
 
   private drainThen(exit: PtyExit): void {
     this.ended = true;
-    this.whenQuiet(Date.now(), () => void this.close().then(() => this.exited(exit)));
+    this.whenQuiet(this.clock.now(), () => void this.close().then(() => this.exited(exit)));
   }
 
   private async close(): Promise<void> {
