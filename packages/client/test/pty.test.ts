@@ -1,5 +1,5 @@
 import { decodeBase64, encodeBase64, serverFrame, SNAPSHOT_FORMAT } from '@pty-ws/protocol';
-import { PtyClient, type OutputEvent } from '../src';
+import { INPUT_CHUNK_BYTES, PtyClient, type OutputEvent } from '../src';
 import { FakeServer } from './fake-server';
 import { clientFor, delay, record, text, until } from './helpers';
 
@@ -53,6 +53,18 @@ describe('PTY verbs', () => {
       const input = conn.received.find((f) => f.op === 'pty.session_input');
       expect(text(decodeBase64(String(input?.payload['data'])))).toBe('ls -la\r');
       expect(conn.binaryReceived).toHaveLength(0);
+    });
+
+    it('sends a paste larger than a frame as several input frames, in order', async () => {
+      await joined();
+      const paste = new Uint8Array(INPUT_CHUNK_BYTES * 2 + 5).map((_, i) => 0x41 + (i % 26));
+      expect(client.input(paste)).toBe(true);
+      const conn = await server.connection(0);
+      const inputs = () => conn.received.filter((f) => f.op === 'pty.session_input');
+      await until(() => inputs().length === 3);
+      const parts = inputs().map((f) => decodeBase64(String(f.payload['data'])));
+      expect(parts.map((p) => p.length)).toEqual([INPUT_CHUNK_BYTES, INPUT_CHUNK_BYTES, 5]);
+      expect(Buffer.concat(parts).equals(Buffer.from(paste))).toBe(true);
     });
 
     it('enforces the 20x5 floor client-side and emits server Resize frames', async () => {

@@ -44,7 +44,7 @@ describe('loadConfig defaults', () => {
       keyframeIntervalFrames: 100,
       defaultCols: 120,
       defaultRows: 30,
-      maxFrameBytes: 1048576,
+      maxFrameBytes: 131072,
       shell: '/bin/bash',
       outputCoalesceMs: 5,
       outputFrameBytes: 262144,
