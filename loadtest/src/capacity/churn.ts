@@ -1,0 +1,67 @@
+/**
+ * Memory after churn: sessions that print (base64 of 100 KB of random bytes) are created and
+ * deleted in batches; the service's RSS before, at its peak and once the agent has let go of the
+ * closed sessions (they keep what replay and the transcript need: a registry record, the archive).
+ */
+import { log, sleep, type Cleanup } from '../phase';
+import { rssKb } from '../proc';
+import { SessionSet, call } from '../rest';
+import type { Service } from '../service';
+import { round } from '../stats';
+
+export interface ChurnMetric {
+  sessions: number;
+  output_bytes_per_session: number;
+  rss_before_kb: number;
+  rss_peak_kb: number;
+  rss_after_kb: number;
+  /** V8 heap used plus memory outside it (Buffers), from the service's /metrics; no forced GC. */
+  heap_before_kb: number;
+  heap_after_kb: number;
+}
+
+/** nodejs_heap_size_used_bytes + nodejs_external_memory_bytes of the service, in KiB. */
+async function heapKb(svc: Service): Promise<number> {
+  const res = await call(svc, 'GET', '/metrics');
+  const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text)?.[1]);
+  return Math.round((value('nodejs_heap_size_used_bytes') + value('nodejs_external_memory_bytes')) / 1024);
+}
+
+const BATCH = 20;
+const OUTPUT = 100_000;
+/** The janitor sweeps once a second: closed, archived whole, let go. */
+const SETTLE_MS = 4000;
+
+export async function churn(svc: Service, sessions: number, cleanup: Cleanup): Promise<ChurnMetric> {
+  const set = new SessionSet(svc);
+  cleanup.add(() => set.deleteAll());
+  const argv = ['/bin/sh', '-c', `head -c ${OUTPUT} /dev/urandom | base64; exec cat`];
+  await set.delete(await set.create(argv));
+  await sleep(SETTLE_MS);
+  const before = rssKb(svc.hostPid);
+  const heapBefore = await heapKb(svc);
+  let peak = before;
+  for (let done = 0; done < sessions; done += BATCH) {
+    const n = Math.min(BATCH, sessions - done);
+    const ids = await Promise.all(Array.from({ length: n }, () => set.create(argv)));
+    // Base64 of 100 KB prints within a few hundred ms; the log and the mirror hold it by then.
+    await sleep(500);
+    peak = Math.max(peak, rssKb(svc.hostPid));
+    await Promise.all(ids.map((id) => set.delete(id)));
+  }
+  await sleep(SETTLE_MS);
+  const after = rssKb(svc.hostPid);
+  const heapAfter = await heapKb(svc);
+  log(
+    `  churn ${sessions}: RSS ${round(before / 1024, 0)} -> peak ${round(peak / 1024, 0)} -> ${round(after / 1024, 0)} MB`,
+  );
+  return {
+    sessions,
+    output_bytes_per_session: OUTPUT,
+    rss_before_kb: before,
+    rss_peak_kb: peak,
+    rss_after_kb: after,
+    heap_before_kb: heapBefore,
+    heap_after_kb: heapAfter,
+  };
+}
