@@ -49,6 +49,7 @@ describe('loadConfig defaults', () => {
       outputCoalesceMs: 5,
       outputFrameBytes: 262144,
       mirrorThread: 'main',
+      mirrorSleepS: 10,
       streamRelay: 'on',
       slowConsumerBytes: 1048576,
       logOutageBufferBytes: 67108864,

@@ -184,6 +184,7 @@ export function createSessionManager(
       outputCoalesceMs: config.outputCoalesceMs,
       outputFrameBytes: config.outputFrameBytes,
       mirrorThread: config.mirrorThread,
+      mirrorSleepMs: config.mirrorSleepS * 1000,
       logOutage: { bufferBytes: config.logOutageBufferBytes, giveUpMs: config.logOutageGiveUpS * 1000 },
       logger,
     },
