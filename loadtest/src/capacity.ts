@@ -24,7 +24,11 @@ import { typingAtOnce } from './capacity/typing';
  * here), sockets per edge, sessions per agent and instance. PTYWS_WS_BUFFER_BUDGET and
  * PTYWS_MAX_FRAME_BYTES stay at their defaults: they must admit 10k sockets as shipped.
  */
+/** Idle sessions' mirrors sleep after this (default 10 s): the run waits for it once, not twenty seconds. */
+const MIRROR_SLEEP_S = 3;
+
 const CAPACITY_ENV: Record<string, string> = {
+  PTYWS_MIRROR_SLEEP_S: String(MIRROR_SLEEP_S),
   PTYWS_MAX_OBSERVERS: '10000',
   PTYWS_OBSERVERS_PER_PRINCIPAL: '10000',
   PTYWS_MAX_SOCKETS: '100000',
@@ -101,7 +105,11 @@ async function main(): Promise<void> {
   // Shares of the time left: sockets and sessions weigh most (10k joins, 1000 spawns).
   const phases: Array<[string, number, (svc: Service, c: Cleanup) => Promise<void>]> = [
     ['idle_sockets', 3, async (svc, c) => void (report.idle_sockets = await idleSockets(svc, sockets, p.restMs, c))],
-    ['idle_sessions', 3, async (svc, c) => void (report.idle_sessions = await idleSessions(svc, p.sessions, c))],
+    [
+      'idle_sessions',
+      3,
+      async (svc, c) => void (report.idle_sessions = await idleSessions(svc, p.sessions, MIRROR_SLEEP_S * 1000, c)),
+    ],
     ['typing', 2, async (svc) => void (report.typing = await typingAtOnce(svc, p.typing, p.typingRateHz, p.typingMs))],
     [
       'attach_storm',

@@ -63,7 +63,8 @@ describe('npm run capacity -- --tiny (smoke)', () => {
       finite(l, ['sockets', 'rss_kb', 'per_socket_kb', 'cpu_at_rest_pct', 'open_ms'], 'idle_sockets');
     expect(report.idle_sessions.levels.map((l: any) => l.sessions)).toEqual(report.profile.sessions);
     for (const l of report.idle_sessions.levels)
-      finite(l, ['sessions', 'rss_kb', 'per_session_kb', 'create_ms'], 'idle_sessions');
+      finite(l, ['sessions', 'rss_kb', 'per_session_kb', 'heap_kb', 'create_ms'], 'idle_sessions');
+    finite(report.idle_sessions.asleep, ['sessions', 'rss_kb', 'per_session_kb', 'heap_kb'], 'idle_sessions.asleep');
   });
 
   it('has echo latencies per typing level, the attach storm against the uWS floor, and churn', () => {

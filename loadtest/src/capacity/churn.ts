@@ -5,9 +5,10 @@
  */
 import { log, sleep, type Cleanup } from '../phase';
 import { rssKb } from '../proc';
-import { SessionSet, call } from '../rest';
+import { SessionSet } from '../rest';
 import type { Service } from '../service';
 import { round } from '../stats';
+import { heapKb } from './heap';
 
 export interface ChurnMetric {
   sessions: number;
@@ -18,13 +19,6 @@ export interface ChurnMetric {
   /** V8 heap used plus memory outside it (Buffers), from the service's /metrics; no forced GC. */
   heap_before_kb: number;
   heap_after_kb: number;
-}
-
-/** nodejs_heap_size_used_bytes + nodejs_external_memory_bytes of the service, in KiB. */
-async function heapKb(svc: Service): Promise<number> {
-  const res = await call(svc, 'GET', '/metrics');
-  const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text)?.[1]);
-  return Math.round((value('nodejs_heap_size_used_bytes') + value('nodejs_external_memory_bytes')) / 1024);
 }
 
 const BATCH = 20;

@@ -1,38 +1,54 @@
 /**
- * Live idle sessions on one agent (`/bin/cat`, nobody attached), created up to each level in turn:
- * the agent process's RSS per session over its baseline (the shells' memory is their own).
+ * Live idle sessions on one agent (a prompt, then `cat`; nobody attached), created up to each level in turn:
+ * the agent process's RSS per session over its baseline (the shells' memory is their own), at once
+ * and, for the last level, once their terminal mirrors slept.
  */
 import { log, sleep, type Cleanup } from '../phase';
 import { rssKb } from '../proc';
-import { IDLE_ARGV } from '../programs';
 import { SessionSet, mapLimit } from '../rest';
 import type { Service } from '../service';
 import { round } from '../stats';
+import { heapKb } from './heap';
+
+/** A shell's first screen and then nothing: a prompt, and `cat` waiting for input. */
+const PROMPT_ARGV = ['/bin/sh', '-c', 'printf "idle $ "; exec cat'];
 
 export interface IdleSessionsLevel {
   sessions: number;
   rss_kb: number;
   per_session_kb: number;
+  /** The service's V8 heap used plus external memory (no forced collection). */
+  heap_kb: number;
   create_ms: number;
 }
 
 export interface IdleSessionsMetric {
   rss_base_kb: number;
+  heap_base_kb: number;
+  /** Just created: every session's terminal mirror awake. */
   levels: IdleSessionsLevel[];
+  /** The last level once the mirrors slept (PTYWS_MIRROR_SLEEP_S, within twice that). */
+  asleep: { sessions: number; rss_kb: number; per_session_kb: number; heap_kb: number };
 }
 
-export async function idleSessions(svc: Service, levels: number[], cleanup: Cleanup): Promise<IdleSessionsMetric> {
+export async function idleSessions(
+  svc: Service,
+  levels: number[],
+  mirrorSleepMs: number,
+  cleanup: Cleanup,
+): Promise<IdleSessionsMetric> {
   const set = new SessionSet(svc);
   cleanup.add(() => set.deleteAll());
   // One session first, so lazily loaded code and first-use allocations are not billed to the rest.
-  await set.delete(await set.create(IDLE_ARGV));
+  await set.delete(await set.create(PROMPT_ARGV));
   await sleep(1000);
   const base = rssKb(svc.hostPid);
+  const heapBase = await heapKb(svc);
   const out: IdleSessionsLevel[] = [];
   let count = 0;
   for (const level of levels) {
     const t0 = performance.now();
-    await mapLimit(Array.from({ length: Math.max(0, level - count) }), 8, () => set.create(IDLE_ARGV));
+    await mapLimit(Array.from({ length: Math.max(0, level - count) }), 8, () => set.create(PROMPT_ARGV));
     count = Math.max(count, level);
     const createMs = performance.now() - t0;
     await sleep(1500);
@@ -41,9 +57,19 @@ export async function idleSessions(svc: Service, levels: number[], cleanup: Clea
       sessions: level,
       rss_kb: rss,
       per_session_kb: round((rss - base) / level, 1),
+      heap_kb: await heapKb(svc),
       create_ms: round(createMs, 0),
     });
     log(`  idle sessions ${level}: ${out[out.length - 1]?.per_session_kb} KB each`);
   }
-  return { rss_base_kb: base, levels: out };
+  await sleep(2 * mirrorSleepMs + 2000);
+  const rss = rssKb(svc.hostPid);
+  const asleep = {
+    sessions: count,
+    rss_kb: rss,
+    per_session_kb: round((rss - base) / count, 1),
+    heap_kb: await heapKb(svc),
+  };
+  log(`  idle sessions ${count}, mirrors asleep: ${asleep.per_session_kb} KB each`);
+  return { rss_base_kb: base, heap_base_kb: heapBase, levels: out, asleep };
 }

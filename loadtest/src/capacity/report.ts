@@ -40,7 +40,13 @@ export function renderCapacityTable(r: CapacityReport): string {
   for (const l of r.idle_sessions?.levels ?? [])
     rows.push([
       `idle sessions ${l.sessions}`,
-      `${l.per_session_kb} KB/session${over(l.per_session_kb, r.goals.per_session_kb)}, RSS ${mb(l.rss_kb)} MB`,
+      `${l.per_session_kb} KB/session${over(l.per_session_kb, r.goals.per_session_kb)}, RSS ${mb(l.rss_kb)} MB, heap+external ${mb(l.heap_kb)} MB`,
+    ]);
+  const asleep = r.idle_sessions?.asleep;
+  if (asleep)
+    rows.push([
+      `idle sessions ${asleep.sessions}, mirrors asleep`,
+      `${asleep.per_session_kb} KB/session${over(asleep.per_session_kb, r.goals.per_session_kb)}, RSS ${mb(asleep.rss_kb)} MB, heap+external ${mb(asleep.heap_kb)} MB`,
     ]);
   for (const l of r.typing ?? [])
     rows.push([
