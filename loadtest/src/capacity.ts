@@ -13,6 +13,7 @@ import { REPO_ROOT, startEmbedded } from './targets/embedded';
 import type { Service } from './service';
 import { attachStorm } from './capacity/attach-storm';
 import { churn } from './capacity/churn';
+import { Collector } from './capacity/collect';
 import { idleSessions } from './capacity/idle-sessions';
 import { idleSockets, levelsWithinFileLimit } from './capacity/idle-sockets';
 import { parseCapacityArgs, type CapacityOptions } from './capacity/profile';
@@ -41,7 +42,7 @@ async function runPhase(
   report: CapacityReport,
   name: string,
   budget: Budget,
-  fn: (svc: Service, cleanup: Cleanup) => Promise<void>,
+  fn: (svc: Service, cleanup: Cleanup, gc: Collector) => Promise<void>,
 ): Promise<void> {
   if (budget.left <= 0) {
     report.errors[name] = 'skipped: time budget exhausted';
@@ -52,11 +53,13 @@ async function runPhase(
   let timer: NodeJS.Timeout | undefined;
   const t0 = Date.now();
   try {
-    const svc = await startEmbedded(CAPACITY_ENV);
+    const gc = new Collector();
+    cleanup.add(() => gc.dispose());
+    const svc = await startEmbedded(CAPACITY_ENV, gc.nodeFlags);
     cleanup.add(() => svc.stop());
     const limit = Math.max(budget.left, 0) + PHASE_OVERRUN_MS;
     await Promise.race([
-      fn(svc, cleanup),
+      fn(svc, cleanup, gc),
       new Promise<never>(
         (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${limit} ms`)), limit)),
       ),
@@ -103,12 +106,13 @@ async function main(): Promise<void> {
   log(`capacity: profile ${p.name}, budget ${p.budgetMs / 1000} s`);
   const sockets = levelsWithinFileLimit(p.sockets);
   // Shares of the time left: sockets and sessions weigh most (10k joins, 1000 spawns).
-  const phases: Array<[string, number, (svc: Service, c: Cleanup) => Promise<void>]> = [
+  const phases: Array<[string, number, (svc: Service, c: Cleanup, gc: Collector) => Promise<void>]> = [
     ['idle_sockets', 3, async (svc, c) => void (report.idle_sockets = await idleSockets(svc, sockets, p.restMs, c))],
     [
       'idle_sessions',
       3,
-      async (svc, c) => void (report.idle_sessions = await idleSessions(svc, p.sessions, MIRROR_SLEEP_S * 1000, c)),
+      async (svc, c, gc) =>
+        void (report.idle_sessions = await idleSessions(svc, p.sessions, MIRROR_SLEEP_S * 1000, gc, c)),
     ],
     ['typing', 2, async (svc) => void (report.typing = await typingAtOnce(svc, p.typing, p.typingRateHz, p.typingMs))],
     [
@@ -116,7 +120,7 @@ async function main(): Promise<void> {
       1,
       async (svc, c) => void (report.attach_storm = await attachStorm(svc, p.stormAttaches, p.stormConcurrency, c)),
     ],
-    ['churn', 1, async (svc, c) => void (report.churn = await churn(svc, p.churnSessions, c))],
+    ['churn', 1, async (svc, c, gc) => void (report.churn = await churn(svc, p.churnSessions, gc, c))],
   ];
   for (const [i, [name, weight, fn]] of phases.entries()) {
     const total = phases.slice(i).reduce((s, [, w]) => s + w, 0);

@@ -64,7 +64,11 @@ describe('npm run capacity -- --tiny (smoke)', () => {
     expect(report.idle_sessions.levels.map((l: any) => l.sessions)).toEqual(report.profile.sessions);
     for (const l of report.idle_sessions.levels)
       finite(l, ['sessions', 'rss_kb', 'per_session_kb', 'heap_kb', 'create_ms'], 'idle_sessions');
-    finite(report.idle_sessions.asleep, ['sessions', 'rss_kb', 'per_session_kb', 'heap_kb'], 'idle_sessions.asleep');
+    finite(
+      report.idle_sessions.asleep,
+      ['sessions', 'rss_kb', 'per_session_kb', 'heap_kb', 'heap_per_session_kb'],
+      'idle_sessions.asleep',
+    );
   });
 
   it('has echo latencies per typing level, the attach storm against the uWS floor, and churn', () => {

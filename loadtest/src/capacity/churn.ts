@@ -8,6 +8,7 @@ import { rssKb } from '../proc';
 import { SessionSet } from '../rest';
 import type { Service } from '../service';
 import { round } from '../stats';
+import type { Collector } from './collect';
 import { heapKb } from './heap';
 
 export interface ChurnMetric {
@@ -26,12 +27,13 @@ const OUTPUT = 100_000;
 /** The janitor sweeps once a second: closed, archived whole, let go. */
 const SETTLE_MS = 4000;
 
-export async function churn(svc: Service, sessions: number, cleanup: Cleanup): Promise<ChurnMetric> {
+export async function churn(svc: Service, sessions: number, gc: Collector, cleanup: Cleanup): Promise<ChurnMetric> {
   const set = new SessionSet(svc);
   cleanup.add(() => set.deleteAll());
   const argv = ['/bin/sh', '-c', `head -c ${OUTPUT} /dev/urandom | base64; exec cat`];
   await set.delete(await set.create(argv));
   await sleep(SETTLE_MS);
+  await gc.collect(svc.hostPid);
   const before = rssKb(svc.hostPid);
   const heapBefore = await heapKb(svc);
   let peak = before;
@@ -44,6 +46,8 @@ export async function churn(svc: Service, sessions: number, cleanup: Cleanup): P
     await Promise.all(ids.map((id) => set.delete(id)));
   }
   await sleep(SETTLE_MS);
+  // Both ends after a full collection: what closed sessions still hold, not what awaits the collector.
+  await gc.collect(svc.hostPid);
   const after = rssKb(svc.hostPid);
   const heapAfter = await heapKb(svc);
   log(

@@ -8,6 +8,7 @@ import { rssKb } from '../proc';
 import { SessionSet, mapLimit } from '../rest';
 import type { Service } from '../service';
 import { round } from '../stats';
+import type { Collector } from './collect';
 import { heapKb } from './heap';
 
 /** A shell's first screen and then nothing: a prompt, and `cat` waiting for input. */
@@ -27,20 +28,28 @@ export interface IdleSessionsMetric {
   heap_base_kb: number;
   /** Just created: every session's terminal mirror awake. */
   levels: IdleSessionsLevel[];
-  /** The last level once the mirrors slept (PTYWS_MIRROR_SLEEP_S, within twice that). */
-  asleep: { sessions: number; rss_kb: number; per_session_kb: number; heap_kb: number };
+  /**
+   * The last level once the mirrors slept (PTYWS_MIRROR_SLEEP_S, within twice that), after a full
+   * collection: RSS (which keeps the pages the emulators had) and the heap in use per session.
+   */
+  asleep: { sessions: number; rss_kb: number; per_session_kb: number; heap_kb: number; heap_per_session_kb: number };
 }
 
 export async function idleSessions(
   svc: Service,
   levels: number[],
   mirrorSleepMs: number,
+  gc: Collector,
   cleanup: Cleanup,
 ): Promise<IdleSessionsMetric> {
   const set = new SessionSet(svc);
   cleanup.add(() => set.deleteAll());
   // One session first, so lazily loaded code and first-use allocations are not billed to the rest.
   await set.delete(await set.create(PROMPT_ARGV));
+  // A full collection at the baseline too, so both heap figures are what is in use. Writing the
+  // snapshot that forces it leaves RSS higher (malloc keeps what the writer freed): the RSS
+  // baseline is read after it, and V8's pages for the sessions are mapped anew regardless.
+  await gc.collect(svc.hostPid);
   await sleep(1000);
   const base = rssKb(svc.hostPid);
   const heapBase = await heapKb(svc);
@@ -63,13 +72,20 @@ export async function idleSessions(
     log(`  idle sessions ${level}: ${out[out.length - 1]?.per_session_kb} KB each`);
   }
   await sleep(2 * mirrorSleepMs + 2000);
+  // The emulators let go are garbage until a full collection: one is forced, so the figure is what is in use.
+  await gc.collect(svc.hostPid);
+  await sleep(1000);
   const rss = rssKb(svc.hostPid);
+  const heap = await heapKb(svc);
   const asleep = {
     sessions: count,
     rss_kb: rss,
     per_session_kb: round((rss - base) / count, 1),
-    heap_kb: await heapKb(svc),
+    heap_kb: heap,
+    heap_per_session_kb: round((heap - heapBase) / count, 1),
   };
-  log(`  idle sessions ${count}, mirrors asleep: ${asleep.per_session_kb} KB each`);
+  log(
+    `  idle sessions ${count}, mirrors asleep: heap ${asleep.heap_per_session_kb} KB each, RSS ${asleep.per_session_kb} KB`,
+  );
   return { rss_base_kb: base, heap_base_kb: heapBase, levels: out, asleep };
 }

@@ -46,7 +46,7 @@ export function renderCapacityTable(r: CapacityReport): string {
   if (asleep)
     rows.push([
       `idle sessions ${asleep.sessions}, mirrors asleep`,
-      `${asleep.per_session_kb} KB/session${over(asleep.per_session_kb, r.goals.per_session_kb)}, RSS ${mb(asleep.rss_kb)} MB, heap+external ${mb(asleep.heap_kb)} MB`,
+      `heap ${asleep.heap_per_session_kb} KB/session${over(asleep.heap_per_session_kb, r.goals.per_session_kb)} after a full GC, RSS ${asleep.per_session_kb} KB/session (${mb(asleep.rss_kb)} MB)`,
     ]);
   for (const l of r.typing ?? [])
     rows.push([
