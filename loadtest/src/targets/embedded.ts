@@ -61,12 +61,12 @@ export function benchToken(): string {
 /** `http://127.0.0.1:PORT` from the service's start banner. */
 export const LISTENING_RE = /listening on (https?:\/\/[^\s]+?)\/?(?:\s|$)/;
 
-/** `extra`: settings beyond serviceEnv's. */
-export async function startEmbedded(extra: Record<string, string> = {}): Promise<Service> {
+/** `extra`: settings beyond serviceEnv's; `nodeFlags`: `node` options beyond the services' own. */
+export async function startEmbedded(extra: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Service> {
   const main = join(REPO_ROOT, 'services', 'standalone', 'dist', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
   const token = benchToken();
-  const child = spawnTracked(process.execPath, [...SERVICE_NODE_FLAGS, main], {
+  const child = spawnTracked(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeFlags, main], {
     env: serviceEnv({ ...extra, PTYWS_ADMIN_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,7 +18,7 @@ import { openRawSocket, rawSocketSession } from '../raw-socket';
 import type { EchoMetric, FanoutMetric, TargetResult } from '../types';
 
 /** The floor's server process; its URL once it listens. */
-async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid: number }> {
+export async function startFloor(bytes: number, c: Cleanup): Promise<{ url: string; pid: number }> {
   const child = spawnTracked(
     process.execPath,
     [...SERVICE_NODE_FLAGS, join(__dirname, '..', 'uws-floor-child.js'), String(bytes)],

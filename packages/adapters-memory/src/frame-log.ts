@@ -82,7 +82,9 @@ class SessionLog {
   }
 
   compactIfWorthIt(): void {
-    if (this.head < COMPACT_AFTER || this.head < this.retained) return;
+    // Nothing left in memory (an ended session, spilled whole): the cleared slots go at once.
+    const empty = this.head > 0 && this.retained === 0;
+    if (!empty && (this.head < COMPACT_AFTER || this.head < this.retained)) return;
     this.entries = this.entries.slice(this.head);
     this.head = 0;
   }
@@ -240,7 +242,7 @@ export class MemoryFrameLog implements FrameLog {
     }
     if (log.spilled.length > 0 && log.spilledFrom <= dropped) log.spilledFrom = dropped + 1;
     if (log.spilled.length === 0) this.trimMemory(log, keeps);
-    this.spillArchived(log, policy.archivedThrough);
+    this.spillArchived(log, policy.archivedThrough, policy.ended === true);
     log.compactIfWorthIt();
     return boundsOf(log);
   }
@@ -258,10 +260,13 @@ export class MemoryFrameLog implements FrameLog {
     log.head = i;
   }
 
-  /** Lets archived entries beyond the hot window leave memory; reads get them from the archive. */
-  private spillArchived(log: SessionLog, archivedThrough: number | undefined): void {
+  /**
+   * Lets archived entries beyond the hot window leave memory; reads get them from the archive. An
+   * ended session has no hot window: nothing is appended any more, and its readers are replays.
+   */
+  private spillArchived(log: SessionLog, archivedThrough: number | undefined, ended: boolean): void {
     if (!this.spill || archivedThrough === undefined) return;
-    const { hotFrames, hotBytes } = this.spill;
+    const { hotFrames, hotBytes } = ended ? { hotFrames: 0, hotBytes: 0 } : this.spill;
     const { entries } = log;
     const first = log.firstSeq;
     let i = log.head;

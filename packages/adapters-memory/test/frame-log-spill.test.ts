@@ -77,6 +77,18 @@ describe('MemoryFrameLog with spill', () => {
     expect(seqs(await log.read('s', 4, { limit: 3 }))).toEqual([5, 6, 7]);
   });
 
+  it('keeps nothing of an ended session in memory once archived: replay reads the archive', async () => {
+    const { archive, log } = await hundredAppended(100);
+    await log.trim('s', { ...DAY, archivedThrough: 100, ended: true }, T0 + 300);
+    expect(await inMemory(log, archive)).toEqual([]);
+    expect(await log.bounds('s')).toEqual({ firstSeq: 1, lastSeq: 100 });
+    expect(seqs(await log.read('s', 89))).toEqual(range(90, 100));
+    // Only what the archive holds may go, ended or not.
+    const partial = await hundredAppended(95);
+    await partial.log.trim('s', { ...DAY, archivedThrough: 95, ended: true }, T0 + 300);
+    expect(await inMemory(partial.log, partial.archive)).toEqual(range(96, 100));
+  });
+
   it('never lets an entry the archive does not hold leave memory', async () => {
     const { archive, log } = await hundredAppended(50);
     expect(await inMemory(log, archive)).toEqual(range(51, 100));

@@ -2,7 +2,7 @@
  * @pty-ws/client — a typed, transport-only SDK for pty-ws/v1 + pty-extensions/v1. No Node-only
  * imports: inject a WebSocket constructor (`require('ws')` in Node 20; browsers use the global).
  */
-export { PtyClient, type ListTasksResult, type PingResult, type RequestOptions } from './pty-client';
+export { INPUT_CHUNK_BYTES, PtyClient, type ListTasksResult, type PingResult, type RequestOptions } from './pty-client';
 export { PtyWsError, isPtyWsError, fatalCloseError, type ClientErrorCode, type PtyWsErrorCode } from './errors';
 export type * from './events';
 export {

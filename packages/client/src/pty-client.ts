@@ -46,6 +46,9 @@ import { payloadRecord } from './wire';
 export type { ListTasksResult } from './task-ops';
 export type { PingResult, RequestOptions } from './outbound';
 
+/** Input bytes per frame: as JSON (base64, ~4/3) still well under the default 128 KiB frame limit. */
+export const INPUT_CHUNK_BYTES = 64 * 1024;
+
 /**
  * A client for one `(instance_id, session_id)` attach endpoint: the A2A core ops as promises, the
  * pty-extensions/v1 verbs, sequence tracking and automatic reconnect with replay. What happens
@@ -231,14 +234,19 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   /**
    * Sends PTY input: a PW1I binary frame in binary mode, `pty.session_input` otherwise. Returns false
    * (and sends nothing) while not joined and open — keystrokes are dropped rather than queued, since
-   * replaying them later into a changed screen could run the wrong thing.
+   * replaying them later into a changed screen could run the wrong thing. A large paste goes as
+   * several frames of INPUT_CHUNK_BYTES, in order: the server refuses a message over its frame
+   * limit (PTYWS_MAX_FRAME_BYTES, 128 KiB by default).
    */
   input(data: Uint8Array | string): boolean {
     const conn = this.link.conn;
     if (this.state !== 'open' || !this.pty.joined || !conn?.isOpen) return false;
     const bytes = typeof data === 'string' ? utf8(data) : data;
-    if (this.opts.mode === 'binary') conn.sendBinary(encodeInputFrame(bytes));
-    else conn.send(clientFrame('pty.session_input', { data: encodeBase64(bytes) }));
+    for (let at = 0; at < bytes.length || at === 0; at += INPUT_CHUNK_BYTES) {
+      const chunk = bytes.subarray(at, at + INPUT_CHUNK_BYTES);
+      if (this.opts.mode === 'binary') conn.sendBinary(encodeInputFrame(chunk));
+      else conn.send(clientFrame('pty.session_input', { data: encodeBase64(chunk) }));
+    }
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { decodeBase64, encodeBase64, serverFrame, SNAPSHOT_FORMAT } from '@pty-ws/protocol';
-import { PtyClient, type OutputEvent } from '../src';
+import { INPUT_CHUNK_BYTES, PtyClient, type OutputEvent } from '../src';
 import { ManualClock } from '@pty-ws/testkit';
 import { stateReached } from './clock-helpers';
 import { FakeServer } from './fake-server';
@@ -55,6 +55,26 @@ describe('PTY verbs', () => {
       const input = conn.received.find((f) => f.op === 'pty.session_input');
       expect(text(decodeBase64(String(input?.payload['data'])))).toBe('ls -la\r');
       expect(conn.binaryReceived).toHaveLength(0);
+    });
+
+    it('sends a paste larger than a frame as several input frames, in order', async () => {
+      await joined();
+      const paste = new Uint8Array(INPUT_CHUNK_BYTES * 2 + 5).map((_, i) => 0x41 + (i % 26));
+      // The fake server echoes each input frame as one Output: three echoes mean three frames arrived.
+      const echoed = new Promise<void>((resolve) => {
+        let n = 0;
+        client.on('output', () => {
+          if (++n === 3) resolve();
+        });
+      });
+      expect(client.input(paste)).toBe(true);
+      await echoed;
+      const conn = await server.connection(0);
+      const parts = conn.received
+        .filter((f) => f.op === 'pty.session_input')
+        .map((f) => decodeBase64(String(f.payload['data'])));
+      expect(parts.map((p) => p.length)).toEqual([INPUT_CHUNK_BYTES, INPUT_CHUNK_BYTES, 5]);
+      expect(Buffer.concat(parts).equals(Buffer.from(paste))).toBe(true);
     });
 
     it('enforces the 20x5 floor client-side and emits server Resize frames', async () => {

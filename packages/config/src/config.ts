@@ -59,6 +59,8 @@ export interface Config {
   outputFrameBytes: number;
   /** PTYWS_MIRROR_THREAD, default main: where sessions parse output for keyframes (main or worker). */
   mirrorThread: 'main' | 'worker';
+  /** PTYWS_MIRROR_SLEEP_S, default 10: an idle session's terminal mirror keeps only a keyframe (0: never). */
+  mirrorSleepS: number;
   /** PTYWS_STREAM_RELAY, default on: a streaming session's pty is read by the stream relay process. */
   streamRelay: 'on' | 'off';
   /** PTYWS_SLOW_CONSUMER_BYTES, default 1048576: socket backlog past which an observer is skipped forward. */

@@ -7,9 +7,13 @@ export const LIMIT_VARIABLES = {
     name: 'PTYWS_MAX_FRAME_BYTES',
     reader: 'edge',
     tier: 'operations',
-    default: '1048576',
+    // 128 KiB: each socket may hold this (+ 64 KiB) of an unfinished message, and the edge admits
+    // only as many sockets as PTYWS_WS_BUFFER_BUDGET covers at that size; at 1 MiB the default
+    // budget admitted ~1,900 sockets, at 128 KiB ~10,900 (above PTYWS_MAX_SOCKETS). The SDK sends
+    // larger input as several frames.
+    default: '131072',
     description:
-      'Largest inbound WebSocket message; a larger one gets Error `INVALID_REQUEST` and close 1009 (SECURITY.md).',
+      'Largest inbound WebSocket message; a larger one gets Error `INVALID_REQUEST` and close 1009 (SECURITY.md). Larger input goes as several input frames (the SDK splits it).',
     rule: integer(1024, 64 * MIB),
   },
   wsBufferBudget: {
@@ -19,7 +23,7 @@ export const LIMIT_VARIABLES = {
     why: 'Memory an edge may spend on half-received messages; the default suits PTYWS_MAX_SOCKETS at the default frame size.',
     default: '2147483648',
     description:
-      'Bytes of unfinished inbound WebSocket messages an edge may hold: it admits at most this ÷ (PTYWS_MAX_FRAME_BYTES + 64 KiB) WebSockets, fewer than PTYWS_MAX_SOCKETS when frames are large (SECURITY.md).',
+      'Bytes of unfinished inbound WebSocket messages an edge may hold: it admits at most this ÷ (PTYWS_MAX_FRAME_BYTES + 64 KiB) WebSockets (~10,900 at the defaults), fewer than PTYWS_MAX_SOCKETS when frames are large (SECURITY.md).',
     rule: integer(MIB, 1024 * 1024 * MIB),
   },
   connRatePerPrincipal: {

@@ -35,6 +35,18 @@ export const OUTPUT_VARIABLES = {
       'Where sessions parse output for keyframes: main (the event loop) or worker (one thread per agent: faster streams, more memory under a flood).',
     rule: oneOf(['main', 'worker'] as const),
   },
+  mirrorSleepS: {
+    name: 'PTYWS_MIRROR_SLEEP_S',
+    reader: 'agent',
+    tier: 'tuning',
+    why: 'Memory against CPU for idle sessions: 0 keeps every mirror awake (no rebuild on the next output or read).',
+    // An idle session's headless terminal is most of what it costs its agent (~200 KB of the
+    // ~230 measured per idle session); a keyframe of its screen is a few KB.
+    default: '10',
+    description:
+      "Seconds without output or screen reads after which a session's terminal mirror keeps only a keyframe of its screen and lets go of the emulator (rebuilt on the next output or read); 0: never.",
+    rule: integer(0, 86_400),
+  },
   streamRelay: {
     name: 'PTYWS_STREAM_RELAY',
     reader: 'agent',

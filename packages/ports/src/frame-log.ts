@@ -49,6 +49,12 @@ export interface RetentionPolicy {
    * (its byte quota dropped them): a log that reads old entries back from the archive lets them go.
    */
   droppedThrough?: number;
+  /**
+   * The session has ended and its archive holds it through `archivedThrough`: a log that reads old
+   * entries back from the archive keeps none of the archived ones in memory (replay of a closed
+   * session reads the archive), so closed sessions cost the agent nothing but their bookkeeping.
+   */
+  ended?: boolean;
 }
 
 /**

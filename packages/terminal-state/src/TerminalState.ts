@@ -156,6 +156,7 @@ export class TerminalState {
     for (const reject of this.pendingSnapshots) reject(error);
     this.pendingSnapshots.clear();
     this.headless.term.dispose();
+    this.headless.release();
   }
 
   /** Runs `action` once every write/resize queued so far has been applied, before later ones. */

@@ -19,6 +19,8 @@ export interface HeadlessTerminal {
   readonly term: Terminal;
   readonly serializer: SerializeAddon;
   readonly title: TitleTracker;
+  /** Drops the error handlers (dispose): xterm.js keeps the newest terminal's logger in module state. */
+  release(): void;
 }
 
 export interface EmulatorErrorHandlers {
@@ -36,7 +38,10 @@ export function createHeadlessTerminal(
   scrollback: number,
   handlers: EmulatorErrorHandlers = {},
 ): HeadlessTerminal {
-  const onMalformedInput = handlers.onMalformedInput ?? ignore;
+  // Reached through a box that release() empties: xterm.js's trace logger, module state, holds the
+  // options of the newest terminal it made, this logger included, and a handler that closed over
+  // its session kept that whole session (mirror, log writer, timers) after it closed.
+  const box = { onMalformedInput: handlers.onMalformedInput ?? ignore };
   // In @xterm/headless `term.buffer` and `term.parser` are still "proposed" API; the serializer
   // reads the buffer and eraseAboveFix hooks the parser.
   const term = new Terminal({
@@ -48,11 +53,14 @@ export function createHeadlessTerminal(
     // program can print DEL), which would break the service's one-JSON-object-per-line log. Its
     // only error-level message is that parse error: it is counted instead, and nothing is printed.
     logLevel: 'error',
-    logger: { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: onMalformedInput },
+    logger: { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: () => box.onMalformedInput() },
   });
   guardParser(term, handlers.onParseError ?? ignore);
   installEraseAboveFix(term);
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
-  return { term, serializer, title: trackTitle(term) };
+  const release = (): void => {
+    box.onMalformedInput = ignore;
+  };
+  return { term, serializer, title: trackTitle(term), release };
 }

@@ -182,6 +182,7 @@ export function createSessionManager(
       outputCoalesceMs: config.outputCoalesceMs,
       outputFrameBytes: config.outputFrameBytes,
       mirrorThread: config.mirrorThread,
+      mirrorSleepMs: config.mirrorSleepS * 1000,
       logOutage: { bufferBytes: config.logOutageBufferBytes, giveUpMs: config.logOutageGiveUpS * 1000 },
       logger,
     },

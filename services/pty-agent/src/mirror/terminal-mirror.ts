@@ -11,6 +11,7 @@ import { TerminalState, primeKeyframes, type ScreenSnapshot, type ScreenView } f
 import type { ScreenFormat } from '@pty-ws/ports';
 import { builtScript } from '../built-script';
 import type { FromMirror, ToMirror } from './messages';
+import { SleepingMirror } from './sleeping-mirror';
 
 /** What SessionRuntime needs of its mirror: TerminalState's API, in-thread or in the worker. */
 export interface TerminalMirror {
@@ -39,6 +40,8 @@ export interface MirrorOptions {
    * whose parse competes with the source on one thread.
    */
   onBacklog?: (behind: boolean) => void;
+  /** Lets go of the emulator after this long without output or reads (sleeping-mirror.ts); absent or 0: never. */
+  sleepAfterMs?: number;
 }
 
 const BACKLOG_HIGH = 4 * 1024 * 1024;
@@ -53,6 +56,17 @@ const BACKLOG_LOW = 1024 * 1024;
  * more than they are short of memory.
  */
 export function createTerminalMirror(opts: MirrorOptions): TerminalMirror {
+  const { sleepAfterMs, ...awake } = opts;
+  if (sleepAfterMs === undefined || sleepAfterMs <= 0) return createAwakeMirror(awake);
+  return new SleepingMirror(
+    (cols, rows) => createAwakeMirror({ ...awake, cols, rows }),
+    opts.cols,
+    opts.rows,
+    sleepAfterMs,
+  );
+}
+
+function createAwakeMirror(opts: MirrorOptions): TerminalMirror {
   const script = opts.thread === 'worker' ? workerScript() : undefined;
   if (script) return pool(script).open(opts);
   const { onMalformedInput, ...rest } = opts;

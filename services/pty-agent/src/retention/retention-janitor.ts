@@ -31,6 +31,11 @@ export class RetentionJanitor implements Disposable {
   private sweepFailing = false;
   /** Archive state of sessions without a runtime here (closed, or never ours since start). */
   private readonly idleArchives = new Map<string, { archiver: TranscriptArchiver; archivedLastSeq: number }>();
+  /**
+   * Closed sessions whose archive holds their whole log: the retention they are trimmed by, and
+   * nothing else (their archiver is closed and let go, and their log keeps no entries in memory).
+   */
+  private readonly settled = new Map<string, RetentionPolicy>();
 
   constructor(private readonly deps: JanitorDeps) {
     // A sweep that cannot reach the registry (Postgres down) is simply tried again next second:
@@ -80,25 +85,30 @@ export class RetentionJanitor implements Disposable {
       seen.add(rec.sessionId);
       if (rec.state === 'closed' && rec.closedAt && now - rec.closedAt > this.deps.closedSessionTtlMs) {
         this.idleArchives.delete(rec.sessionId);
+        this.settled.delete(rec.sessionId);
         await this.deps.log.remove(rec.sessionId).catch(() => undefined);
         await this.deps.archive?.remove(rec.sessionId).catch(() => undefined);
         await this.deps.registry.delete(rec.sessionId).catch(() => undefined);
         continue;
       }
-      const policy = await this.retentionOf(rec.sessionId).catch(() => undefined);
+      const policy = await this.retentionOf(rec.sessionId, rec.state === 'closed').catch(() => undefined);
       if (policy) await this.deps.log.trim(rec.sessionId, policy, now).catch(() => undefined);
     }
     for (const id of this.idleArchives.keys()) if (!seen.has(id)) this.idleArchives.delete(id);
+    for (const id of this.settled.keys()) if (!seen.has(id)) this.settled.delete(id);
   }
 
-  private async retentionOf(sessionId: string): Promise<RetentionPolicy> {
+  private async retentionOf(sessionId: string, closed: boolean): Promise<RetentionPolicy> {
     const rt = this.deps.runtimeOf(sessionId);
     if (rt) {
       this.idleArchives.delete(sessionId);
+      this.settled.delete(sessionId);
       return rt.retention();
     }
     const archive = this.deps.archive;
     if (!archive) return this.deps.retention;
+    const settled = this.settled.get(sessionId);
+    if (settled) return settled;
     let idle = this.idleArchives.get(sessionId);
     if (!idle) {
       const archiver = createArchiver(sessionId, archive, this.deps.log, {
@@ -115,6 +125,13 @@ export class RetentionJanitor implements Disposable {
       await idle.archiver.catchUp();
       if (idle.archiver.archivedThrough === lastSeq) idle.archivedLastSeq = lastSeq;
     }
-    return idle.archiver.guard(this.deps.retention);
+    const policy = idle.archiver.guard(this.deps.retention);
+    // A closed session's log grows no more: once archived whole, its archiver has nothing left to do.
+    if (!closed || idle.archivedLastSeq !== lastSeq) return policy;
+    this.idleArchives.delete(sessionId);
+    await idle.archiver.close();
+    const ended: RetentionPolicy = { ...policy, ended: true };
+    this.settled.set(sessionId, ended);
+    return ended;
   }
 }

@@ -24,6 +24,8 @@ export interface OutputSettings {
   outputFrameBytes: number;
   /** PTYWS_MIRROR_THREAD: the headless terminal in the event loop (default) or the agent's mirror worker. */
   mirrorThread?: 'main' | 'worker';
+  /** PTYWS_MIRROR_SLEEP_S in ms: an idle session's mirror keeps only a keyframe; absent or 0: never. */
+  mirrorSleepMs?: number;
   log: FrameLog;
   retention: RetentionPolicy;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -78,6 +80,7 @@ export class SessionOutput {
     const { sessionId } = opts;
     this.screen = createTerminalMirror({
       thread: opts.mirrorThread ?? 'main',
+      ...(opts.mirrorSleepMs ? { sleepAfterMs: opts.mirrorSleepMs } : {}),
       cols: opts.size.cols,
       rows: opts.size.rows,
       // The mirror parses behind the stream; far behind (a `yes` flood), the PTY waits for it,
