@@ -16,3 +16,4 @@ export * from './audit-batcher';
 export * from './audit-json';
 export * from './subject-token';
 export * from './clock';
+export * from './output-flow';

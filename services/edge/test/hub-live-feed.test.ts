@@ -82,7 +82,7 @@ describe('SessionHub: a live connection going behind', () => {
     await leaveAndCatchUp(hub, c.conn);
     await log.append(SESSION, entry(4));
     await until(() => c.received.seqs.length >= 4, 'four frames');
-    await new Promise((r) => setTimeout(r, 50));
+    await c.barrier(); // everything written so far has arrived: nothing more, nothing twice
     expect(c.received.seqs).toEqual([1, 2, 3, 4]);
     expect(c.received.markers).toEqual([{ carried: 3, seenBefore: 3 }]);
     expect(c.received.pings).toBe(0); // nothing is batched behind the socket's back: no flush
@@ -145,7 +145,7 @@ describe('SessionHub: a live connection going behind', () => {
     await done;
     await log.append(SESSION, entry(3));
     await until(() => c.received.seqs.length >= 3, 'three frames');
-    await new Promise((r) => setTimeout(r, 50));
+    await c.barrier(); // everything written so far has arrived: nothing more, nothing twice
     expect(c.received.seqs).toEqual([1, 2, 3]);
     expect(c.received.markers).toEqual([{ carried: 2, seenBefore: 2 }]);
   });

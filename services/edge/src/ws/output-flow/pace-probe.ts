@@ -1,5 +1,6 @@
-import { SEND_DROPPED } from '../uws';
-import type { Conn } from './connection';
+import { PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS } from '@pty-ws/ports';
+import { SEND_DROPPED } from '../../uws';
+import type { Conn } from '../connection';
 
 /**
  * A reader's progress as it sees it, not as uWS does. uWS's backlog counts only what the kernel
@@ -15,10 +16,6 @@ import type { Conn } from './connection';
  * Clients answer pings (binding §2.4; browsers and WebSocket libraries do it without the page).
  */
 
-/** A probe unanswered for longer than this: the reader is behind, whatever uWS holds for it. */
-export const PACE_PROBE_LATE_MS = 100;
-/** The least time between a reader's answered probe and its next one. */
-export const PACE_PROBE_GAP_MS = 50;
 /** The ping payload that marks a pace probe: its pong is the probe's answer, not keepalive's. */
 export const PACE_PROBE_PAYLOAD = 'pace';
 
@@ -50,7 +47,8 @@ export function isProbeAnswer(message: ArrayBuffer): boolean {
   );
 }
 
-export function probeAnswered(conn: Conn, now = performance.now()): void {
+/** The probe's pong came `now` (the hub's clock, monotonic). */
+export function probeAnswered(conn: Conn, now: number): void {
   conn.probeSentAt = undefined;
   conn.probeAnsweredAt = now;
 }
