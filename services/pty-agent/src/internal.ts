@@ -2,7 +2,7 @@
  * `@pty-ws/pty-agent/internal`: pieces of the agent that this repository's tests and bench drive
  * on their own (the sequencer against a real JetStream log, the PTY write in the bench's relay
  * floor, the multiplexer tests' view of a client's output and of /proc and the multiplexers' history sizes, the stream relays a
- * process runs). Not part of the agent's public entry.
+ * process runs, the settings of a SessionManager under test). Not part of the agent's public entry.
  */
 export { Sequencer } from './session/sequencer';
 export { writeToPty } from './hosts/pty-write';
@@ -11,3 +11,4 @@ export { TMUX_HISTORY_LINES } from './hosts/tmux-host';
 export { SCREEN_HISTORY_LINES } from './hosts/screen-host';
 export { procStat } from './shell/foreground';
 export { runningRelays } from './hosts/spawner/stream-relay';
+export { TEST_AGENT_SETTINGS } from './session/test-settings';

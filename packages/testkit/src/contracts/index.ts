@@ -13,3 +13,4 @@ export { uniqueId, waitFor, settle } from './support';
 export { auditLogContract, type AuditLogFixture } from './audit-log.contract';
 export { pushOutboxContract, type PushOutboxFixture } from './push-outbox.contract';
 export { ptyHostContract, type PtyHostFixture } from './pty-host.contract';
+export { sessionControlContract, type SessionControlFixture } from './session-control.contract';
