@@ -6,6 +6,9 @@ import type { EchoLatency } from './echo-latency';
 import type { OutputFlow } from './output-flow';
 import type { SerializedFrame } from './serialized-frame';
 
+/** Read once: @pty-ws/ports' CommonJS exports are getters, and this is read per frame and socket. */
+const LARGE_BYTES = LARGE_FRAME_BYTES;
+
 /**
  * How the session hub's frames reach a socket: the live feed's batch, corked, and one frame at a
  * time for catch-ups and replays. Each frame was serialized once per format (serialized-frame.ts);
@@ -27,7 +30,7 @@ export interface SentCounts {
 /** Whether the frame goes to this connection on its own (an Output frame's JSON is ~4/3 its bytes). */
 function isLarge(conn: Conn, frame: SerializedFrame): boolean {
   const bytes = frame.binary ? (conn.binary ? frame.binary.length : (frame.bytes * 4) / 3) : frame.bytes;
-  return bytes >= LARGE_FRAME_BYTES;
+  return bytes >= LARGE_BYTES;
 }
 
 /** Whether a frame belongs on this connection (README interpretation 2). */

@@ -6,6 +6,10 @@ import { countSent, writeLive, type Delivered, type SentCounts } from './frame-s
 import type { OutputFlow } from './output-flow';
 import type { SerializedFrame } from './serialized-frame';
 
+/** Read once: @pty-ws/ports' CommonJS exports are getters, and these are used per entry. */
+const LARGE_BYTES = LARGE_FRAME_BYTES;
+const weightOf = entryWeight;
+
 /**
  * The session hub's live feed: the frames it delivered and has not yet written to its live
  * connections. They are written at the end of the turn's synchronous work (a microtask), or
@@ -38,7 +42,7 @@ export class LiveBatch {
     // A large frame, or small ones adding up to one, is written now: the pace and slow-consumer
     // checks after it must see each one (a release of held output stops once readers fall behind
     // again; a cluster edge can get megabytes from one NATS read).
-    if (this.bytes >= LARGE_FRAME_BYTES) this.flushNow();
+    if (this.bytes >= LARGE_BYTES) this.flushNow();
     else if (!this.queued) {
       this.queued = true;
       queueMicrotask(this.flush);
@@ -71,7 +75,7 @@ export class LiveBatch {
     let weight = 0;
     const metrics = this.metrics;
     batch.forEach(({ entry, frame }, i) => {
-      weight += entryWeight(entry);
+      weight += weightOf(entry);
       const n = sent[i] as SentCounts;
       if (metrics) countSent(metrics, this.echo, entry, frame, n.json, n.binary);
     });

@@ -14,6 +14,9 @@ import { LagWatch } from './lag-watch';
 import { PaceWatch } from './pace-watch';
 import { waitForRoom } from './socket-room';
 
+/** Read once: @pty-ws/ports' CommonJS exports are getters, and this is read per socket and batch. */
+const GRACE_MS = SLOW_GRACE_MS;
+
 export interface OutputFlowOptions {
   sessionId: string;
   /** Every "now", poll and wait of the flow rule (tests walk a ManualClock). */
@@ -161,7 +164,7 @@ export class OutputFlow implements Disposable {
     }
     const now = this.opts.clock.monotonic();
     conn.backlogSince ??= now;
-    return now - conn.backlogSince >= SLOW_GRACE_MS;
+    return now - conn.backlogSince >= GRACE_MS;
   }
 
   /** Tells the owner; keeps its answer to a "behind" unless a later report came meanwhile. */

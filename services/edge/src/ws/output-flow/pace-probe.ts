@@ -2,6 +2,10 @@ import { PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS } from '@pty-ws/ports';
 import { SEND_DROPPED } from '../../uws';
 import type { Conn } from '../connection';
 
+/** Read once: @pty-ws/ports' CommonJS exports are getters, and these are read per reader and batch. */
+const PROBE_GAP_MS = PACE_PROBE_GAP_MS;
+const PROBE_LATE_MS = PACE_PROBE_LATE_MS;
+
 /**
  * A reader's progress as it sees it, not as uWS does. uWS's backlog counts only what the kernel
  * has not taken yet, and on loopback the kernel takes a lot: up to tcp_wmem's and tcp_rmem's
@@ -26,7 +30,7 @@ export const PACE_PROBE_PAYLOAD = 'pace';
  */
 export function probeReader(conn: Conn, flowed: number, minBytes: number, now: number): void {
   if (!conn.ws || conn.probeSentAt !== undefined) return;
-  if (now - (conn.probeAnsweredAt ?? -Infinity) < PACE_PROBE_GAP_MS) return;
+  if (now - (conn.probeAnsweredAt ?? -Infinity) < PROBE_GAP_MS) return;
   const mark = conn.probeFlowMark ?? 0;
   if ((flowed >= mark ? flowed - mark : flowed) < minBytes) return; // (a new hub counts from 0)
   // A dropped ping is no probe: the reader is past uWS's bound and is skipped forward anyway.
@@ -37,7 +41,7 @@ export function probeReader(conn: Conn, flowed: number, minBytes: number, now: n
 
 /** Whether the reader's probe has been out for longer than PACE_PROBE_LATE_MS. */
 export function probeLate(conn: Conn, now: number): boolean {
-  return conn.probeSentAt !== undefined && now - conn.probeSentAt > PACE_PROBE_LATE_MS;
+  return conn.probeSentAt !== undefined && now - conn.probeSentAt > PROBE_LATE_MS;
 }
 
 /** A pong's payload is a probe's: the reader has read everything sent before that probe. */
