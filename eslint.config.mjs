@@ -96,6 +96,34 @@ export default tseslint.config(
     },
   },
   {
+    // The edge's WebSocket path and its output flow take time from the Clock port
+    // (packages/ports/src/clock.ts), so their tests walk a ManualClock instead of sleeping;
+    // services/edge/src/next-turn.ts orders work against I/O (a turn, not a time).
+    files: ['services/edge/src/ws/**/*.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'].map(
+          (name) => ({ name, message: 'use the Clock port (clock.setTimeout/setInterval) or next-turn.ts' }),
+        ),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...[
+          ['performance', 'now'],
+          ['Date', 'now'],
+          ['globalThis', 'setTimeout'],
+          ['globalThis', 'setInterval'],
+          ['globalThis', 'setImmediate'],
+        ].map(([object, property]) => ({
+          object,
+          property,
+          message: 'use the Clock port (clock.monotonic(), clock.now(), clock.setTimeout)',
+        })),
+      ],
+    },
+  },
+  {
     files: ['**/test/**', 'tests/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -6,6 +6,7 @@ import { subjects } from '../src/subjects';
 import type { LogEntry } from '@pty-ws/ports';
 import { BindingError } from '@pty-ws/protocol';
 import { NodePtyHost, SessionManager, ShellTaskExecutor, TaskService } from '@pty-ws/pty-agent';
+import { TEST_AGENT_SETTINGS } from '@pty-ws/pty-agent/internal';
 import { ManualClock } from '@pty-ws/testkit';
 
 const NATS_URL = process.env['PTYWS_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -41,17 +42,7 @@ describe('SessionControl over NATS request/reply', () => {
       membershipStore: new MemoryMembershipStore(),
       ptyHost: new NodePtyHost(),
       tasks: new TaskService({ store: new MemoryTaskStore(), executor: new ShellTaskExecutor(10_000, 65536) }),
-      retention: { minFrames: 1000, minAgeMs: 60_000 },
-      closedSessionTtlMs: 60_000,
-      defaults: { shell: '/bin/sh', defaultCols: 80, defaultRows: 24 },
-      runtime: {
-        caps: { maxControllers: 1, maxObservers: 8 },
-        keyframeIntervalMs: 5000,
-        keyframeIntervalFrames: 100,
-        outputCoalesceMs: 5,
-        outputFrameBytes: 32768,
-        logger: { info() {}, warn() {} },
-      },
+      ...TEST_AGENT_SETTINGS,
     });
     server = serveSessionControl(agentNc, {
       prefix,

@@ -17,3 +17,4 @@ export * from './audit-json';
 export * from './subject-token';
 export * from './clock';
 export * from './context-sessions';
+export * from './output-flow';

@@ -131,7 +131,7 @@ export interface SessionControl {
   /**
    * Most readers of the session on `edgeId` are behind (true), or they keep up again (false). While
    * every edge holding members says so, the owner stops reading the PTY: output goes at the pace
-   * of most readers (edge pace-watch.ts). A report lapses unless repeated (an edge that dies cannot hold output).
+   * of most readers (the edge's ws/output-flow). A report lapses unless repeated (an edge that dies cannot hold output).
    * Resolves with whether the owner holds the output after this report: then what still reaches
    * the edge was on its way before (a cluster's log and links held up to ~20 MiB of a 100-reader
    * flood), not output of a program that runs on because another edge's readers keep up.

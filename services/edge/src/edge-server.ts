@@ -1,6 +1,6 @@
 import type { Config } from '@pty-ws/config';
 import { CloseCode, compileClientFrameValidators } from '@pty-ws/protocol';
-import { NO_AUDIT } from '@pty-ws/ports';
+import { NO_AUDIT, systemClock } from '@pty-ws/ports';
 import type {
   AuditLog,
   FrameLog,
@@ -41,7 +41,7 @@ import { closeCutSession, type CutCloseDeps } from './ws/log-cut-close';
 import { upgradeHandler } from './ws/upgrade';
 import { ExpiryWatch } from './ws/expiry-watch';
 import { Keepalive } from './ws/keepalive';
-import { isProbeAnswer, probeAnswered } from './ws/pace-probe';
+import { isProbeAnswer, probeAnswered } from './ws/output-flow';
 import { mountAgentCards } from './http/card-routes';
 import { guardApp } from './http/guarded-app';
 
@@ -104,9 +104,12 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const transport = TransportPolicy.fromConfig(config, front);
   // uWS drops frames to a socket past maxBackpressure: the hub skips it forward before that.
   const maxBackpressure = Math.max(config.slowConsumerBytes * 4, 4 * 1024 * 1024);
+  // The hubs' time, and their pace probes' answers (pong below).
+  const clock = systemClock;
   const hubs = new HubRegistry({
     log: deps.log,
     logger,
+    clock,
     slowConsumerBytes: config.slowConsumerBytes,
     hardBacklogBytes: maxBackpressure - BACKLOG_MARGIN_BYTES,
     metrics: deps.metrics,
@@ -266,10 +269,10 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       conn.onDrain?.();
       void handler.resumeLagged(conn);
     },
-    // A pace probe's answer says how far the reader has read (pace-probe.ts); any other is keepalive's.
+    // A pace probe's answer says how far the reader has read (output-flow/pace-probe.ts); any other is keepalive's.
     pong: (ws, message) => {
       const conn = ws.getUserData();
-      if (isProbeAnswer(message)) probeAnswered(conn);
+      if (isProbeAnswer(message)) probeAnswered(conn, clock.monotonic());
       else keepalive.pong(conn);
     },
     close: (ws, code) => {

@@ -1,22 +1,33 @@
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
-import type { FrameLog, LogBounds, LogEntry, RetentionPolicy, Unsubscribe } from '@pty-ws/ports';
-import { delay } from '@pty-ws/testkit';
+import {
+  PACE_MAX_HOLD_MS,
+  PACE_POLL_MS,
+  SLOW_GRACE_MS,
+  type Clock,
+  type FrameLog,
+  type LogBounds,
+  type LogEntry,
+  type RetentionPolicy,
+  type Unsubscribe,
+} from '@pty-ws/ports';
+import { ManualClock } from '@pty-ws/testkit';
 import { silentLogger } from '../src/logger';
 import { sendMessage } from '../src/uws';
 import type { Conn } from '../src/ws/connection';
-import { SLOW_GRACE_MS, SessionHub } from '../src/ws/session-hub';
+import { SessionHub } from '../src/ws/session-hub';
 import {
   joinAll,
   outputEntry,
   startSocketServer,
   until,
+  walkUntil,
   type Connected,
   type SocketServer,
 } from './support/real-socket';
 
 /**
  * While every reader of a session on this edge is behind, the owner is asked to stop reading the
- * PTY (pace-watch.ts). What it had already sent by then still arrives (cluster: up to 4 MiB of
+ * PTY (output-flow/pace-watch.ts). What it had already sent by then still arrives (cluster: up to 4 MiB of
  * appends in flight in JetStream). Published into the sockets of paused readers, that passed
  * the hard backlog bound and skipped a sole reader the hold was meant to keep (CI, cluster mode,
  * tests/conformance/reader-pace). The hub keeps it back until a reader keeps up again, up to a
@@ -144,7 +155,12 @@ describe('SessionHub: output held for readers that are all behind', () => {
  * A hub on a DrivenLog, with its pace reports and skipped readers. `ownerHolds`: the owner answers
  * each report with whether it holds the output (SessionControl.pace), here whenever asked.
  */
-function drivenHub(opts: { slowConsumerBytes: number; hardBacklogBytes: number; ownerHolds?: boolean }): {
+function drivenHub(opts: {
+  slowConsumerBytes: number;
+  hardBacklogBytes: number;
+  ownerHolds?: boolean;
+  clock?: Clock;
+}): {
   log: DrivenLog;
   hub: SessionHub;
   reports: boolean[];
@@ -156,6 +172,7 @@ function drivenHub(opts: { slowConsumerBytes: number; hardBacklogBytes: number; 
   const hub = new SessionHub(SESSION, 0, {
     log,
     logger: silentLogger,
+    ...(opts.clock ? { clock: opts.clock } : {}),
     slowConsumerBytes: opts.slowConsumerBytes,
     hardBacklogBytes: opts.hardBacklogBytes,
     onLagged: (conn) => lagged.push(conn),
@@ -168,8 +185,8 @@ function drivenHub(opts: { slowConsumerBytes: number; hardBacklogBytes: number; 
 }
 
 /** A hub for a roomy server: uWS drops nothing below 15 MiB. */
-const roomyHub = (slowConsumerBytes: number): ReturnType<typeof drivenHub> =>
-  drivenHub({ slowConsumerBytes, hardBacklogBytes: 15 * 1024 * 1024 });
+const roomyHub = (slowConsumerBytes: number, clock?: Clock): ReturnType<typeof drivenHub> =>
+  drivenHub({ slowConsumerBytes, hardBacklogBytes: 15 * 1024 * 1024, clock });
 
 describe('SessionHub: output held once the owner answers that it holds', () => {
   // A cluster's log and links can hold more than 8 MiB of a flood on its way when the owner stops
@@ -271,8 +288,11 @@ describe('SessionHub: the slow-consumer grace after a hold', () => {
     }
   };
 
+  // The hub's time is a ManualClock: the grace and the hold's polls move only when the test says.
   it('starts over when output flows again: a reader behind since before a long hold is not skipped by the first frame after it', async () => {
-    const { log, hub, reports, lagged } = roomyHub(SLOW);
+    const clock = new ManualClock();
+    roomy.useClock(clock);
+    const { log, hub, reports, lagged } = roomyHub(SLOW, clock);
     const stays = await roomy.connect(SESSION); // paused throughout
     const recovers = await roomy.connect(SESSION); // paused, then reads again: output flows
     try {
@@ -288,16 +308,29 @@ describe('SessionHub: the slow-consumer grace after a hold', () => {
       expect(reports).toEqual([true]);
       expect(stays.conn.backlogSince).toBeDefined();
       expect(lagged).toEqual([]);
-      await delay(2 * SLOW_GRACE_MS); // the hold outlasts the grace begun before it
+      clock.advance(2 * SLOW_GRACE_MS); // the hold outlasts the grace begun before it
+      expect(reports.at(-1)).toBe(true);
       recovers.resumeReading();
-      await until(() => reports.at(-1) === false, 'the release');
-      await log.append(SESSION, big(++seq));
+      // The hold's poll sees `recovers` drain: released as it keeps up, not given up on as stuck.
+      const waited = await walkUntil(clock, () => reports.at(-1) === false, 'the release', { step: PACE_POLL_MS });
+      expect(2 * SLOW_GRACE_MS + waited).toBeLessThan(PACE_MAX_HOLD_MS);
+      // `recovers` has read each frame before the next comes (no time passes on the hub's clock):
+      // it keeps up, so output is not held again and only the grace can skip `stays`.
+      const appendRead = async (): Promise<void> => {
+        await log.append(SESSION, big(++seq));
+        await until(() => recovers.received.seqs.length === seq, `frame ${seq} read`);
+      };
+      await appendRead();
       expect(stays.conn.ws?.getBufferedAmount()).toBeGreaterThan(SLOW);
       expect(lagged).toEqual([]);
-      // Still slower than most: skipped once a grace of its own has run out.
-      await delay(2 * SLOW_GRACE_MS);
-      await log.append(SESSION, big(++seq));
+      // Still slower than most: not skipped within a grace of its own, skipped once it ran out.
+      clock.advance(SLOW_GRACE_MS - 1);
+      await appendRead();
+      expect(lagged).toEqual([]);
+      clock.advance(1);
+      await appendRead();
       expect(lagged).toEqual([stays.conn]);
+      expect(reports.at(-1)).toBe(false);
     } finally {
       hub.dispose();
       stays.client.terminate();

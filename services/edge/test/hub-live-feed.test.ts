@@ -82,7 +82,7 @@ describe('SessionHub: a live connection going behind', () => {
     await leaveAndCatchUp(hub, c.conn);
     await log.append(SESSION, entry(4));
     await until(() => c.received.seqs.length >= 4, 'four frames');
-    await new Promise((r) => setTimeout(r, 50));
+    await c.barrier(); // everything written so far has arrived: nothing more, nothing twice
     expect(c.received.seqs).toEqual([1, 2, 3, 4]);
     expect(c.received.markers).toEqual([{ carried: 3, seenBefore: 3 }]);
     expect(c.received.pings).toBe(0); // nothing is batched behind the socket's back: no flush
@@ -145,7 +145,7 @@ describe('SessionHub: a live connection going behind', () => {
     await done;
     await log.append(SESSION, entry(3));
     await until(() => c.received.seqs.length >= 3, 'three frames');
-    await new Promise((r) => setTimeout(r, 50));
+    await c.barrier(); // everything written so far has arrived: nothing more, nothing twice
     expect(c.received.seqs).toEqual([1, 2, 3]);
     expect(c.received.markers).toEqual([{ carried: 2, seenBefore: 2 }]);
   });
@@ -163,7 +163,7 @@ describe('SessionHub: a live connection going behind', () => {
     const big = 'x'.repeat(1024 * 1024);
     for (let i = 0; i < 16 && (c.conn.ws?.getBufferedAmount() ?? 0) <= MAX_BACKPRESSURE; i++) {
       c.conn.ws?.send(big, false);
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setImmediate(r)); // the kernel takes what it takes at once
     }
     expect(c.conn.ws?.getBufferedAmount()).toBeGreaterThan(MAX_BACKPRESSURE);
     expect(c.conn.feed).toBe('live');

@@ -1,11 +1,18 @@
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
-import type { LogEntry } from '@pty-ws/ports';
-import { delay } from '@pty-ws/testkit';
+import { PACE_MAX_HOLD_MS, PACE_POLL_MS, PACE_PROBE_LATE_MS, type LogEntry } from '@pty-ws/ports';
+import { ManualClock } from '@pty-ws/testkit';
 import { silentLogger } from '../src/logger';
 import type { Conn } from '../src/ws/connection';
-import { PACE_MAX_HOLD_MS } from '../src/ws/pace-watch';
 import { SessionHub } from '../src/ws/session-hub';
-import { joinAll, outputEntry, startSocketServer, until, type SocketServer } from './support/real-socket';
+import {
+  joinAll,
+  outputEntry,
+  startSocketServer,
+  until,
+  walk,
+  walkUntil,
+  type SocketServer,
+} from './support/real-socket';
 
 /**
  * What the kernel buffers for a reader does not show in uWS's backlog: on loopback a reader that
@@ -25,8 +32,17 @@ const HARD_BACKLOG = MAX_BACKPRESSURE - 512 * 1024;
 const SLOW_CONSUMER = 256 * 1024;
 const CHUNK = 64 * 1024;
 
+/**
+ * The hubs' time (and the probes' answers'): a ManualClock each test walks. Output is appended
+ * as time passes on it (so much per step), while the sockets do their real I/O between steps.
+ */
+let clock: ManualClock;
 let server: SocketServer;
 beforeAll(async () => (server = await startSocketServer(MAX_BACKPRESSURE)));
+beforeEach(() => {
+  clock = new ManualClock();
+  server.useClock(clock);
+});
 afterAll(() => server.close());
 
 const output = (seq: number): LogEntry => outputEntry(seq, CHUNK);
@@ -52,6 +68,7 @@ function newHub(
   const hub = new SessionHub(SESSION, 0, {
     log,
     logger: silentLogger,
+    clock,
     slowConsumerBytes: SLOW_CONSUMER,
     hardBacklogBytes: HARD_BACKLOG,
     onLagged: (conn) => {
@@ -59,7 +76,7 @@ function newHub(
       if (reports.at(-1)?.behind === true) skippedWhileHeld.push(conn);
     },
     onPace: (_session, behind) => {
-      reports.push({ behind, at: performance.now() });
+      reports.push({ behind, at: clock.monotonic() });
     },
   });
   return { hub, log };
@@ -76,14 +93,15 @@ describe('SessionHub: a reader late with its pace probe', () => {
     try {
       await joinAll(hub, late, paused);
       paused.pauseReading();
-      // Paced (~20 MB/s): the late reader's first probe is late well before the paused reader's
-      // backlog could pass the hard bound. Before pace probes the late reader, whose backlog
-      // stays empty, kept output flowing, and the paused one was skipped.
+      // Paced (64 KiB per 2 ms: ~32 MB/s): the late reader's first probe is late well before the
+      // paused reader's backlog could pass the hard bound. Before pace probes the late reader,
+      // whose backlog stays empty, kept output flowing, and the paused one was skipped.
       let seq = 0;
       while (reports.length === 0 && lagged.length === 0 && seq < 2000) {
         await log.append(SESSION, output(++seq));
-        await delay(2);
+        await walk(clock, 2, 2);
       }
+      expect(clock.monotonic()).toBeGreaterThan(PACE_PROBE_LATE_MS); // held for the late probe
       expect(lagged).toEqual([]);
       expect(behinds(reports)).toEqual([true]);
       await until(() => late.received.seqs.length === seq, 'the late reader has read all there is');
@@ -95,10 +113,13 @@ describe('SessionHub: a reader late with its pace probe', () => {
       expect(hub.head).toBe(heldFrom);
 
       // Held while the late reader does not answer, though it has read all there is.
-      await delay(300);
-      expect(behinds(reports)).not.toContain(false); // (the hold is repeated every PACE_REFRESH_MS)
+      await walk(clock, 300, PACE_POLL_MS);
+      expect(behinds(reports)).not.toContain(false);
+      expect(reports.length).toBeGreaterThan(1); // (the hold is repeated every PACE_REFRESH_MS)
       late.answerPings();
-      await until(() => reports.at(-1)?.behind === false, 'the release once the late reader answers');
+      await walkUntil(clock, () => reports.at(-1)?.behind === false, 'the release once the late reader answers', {
+        step: PACE_POLL_MS,
+      });
       // Released by the answer, not given up on after PACE_MAX_HOLD_MS.
       const released = reports.find((r) => !r.behind) as Report;
       expect(released.at - (reports[0] as Report).at).toBeLessThan(PACE_MAX_HOLD_MS);
@@ -113,7 +134,7 @@ describe('SessionHub: a reader late with its pace probe', () => {
       // What it gets is in order; the late reader gets every frame.
       paused.resumeReading();
       const pausedDone = (): boolean => paused.received.seqs.length === seq || lagged.includes(paused.conn);
-      await until(() => late.received.seqs.length === seq && pausedDone(), `all ${seq} frames`, 10_000).catch(
+      await walkUntil(clock, () => late.received.seqs.length === seq && pausedDone(), `all ${seq} frames`).catch(
         (err: Error) => {
           const got = `late ${late.received.seqs.length}, paused ${paused.received.seqs.length}`;
           throw new Error(`${err.message} (${got}, ${lagged.length} skipped, reports ${behinds(reports).join()})`);
@@ -135,11 +156,10 @@ describe('SessionHub: a reader late with its pace probe', () => {
     const late = await server.connect(SESSION, { autoPong: false });
     try {
       await joinAll(hub, late);
-      const started = performance.now();
       let seq = 0;
-      while (performance.now() - started < 400) {
+      while (clock.monotonic() < 400) {
         await log.append(SESSION, output(++seq));
-        await delay(5);
+        await walk(clock, 5, 5);
       }
       await until(() => late.received.seqs.length === seq, 'every frame');
       expect(late.received.pings).toBeGreaterThan(0); // probed, and late for 300 ms and more

@@ -1,6 +1,8 @@
+import { PACE_MAX_HOLD_MS, PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS, PACE_REFRESH_MS } from '@pty-ws/ports';
+import { ManualClock } from '@pty-ws/testkit';
 import type { Conn } from '../src/ws/connection';
-import { PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS, PACE_PROBE_PAYLOAD, probeAnswered } from '../src/ws/pace-probe';
-import { PACE_MAX_HOLD_MS, PACE_REFRESH_MS, PaceWatch } from '../src/ws/pace-watch';
+import { PACE_PROBE_PAYLOAD, probeAnswered } from '../src/ws/output-flow/pace-probe';
+import { PaceWatch } from '../src/ws/output-flow/pace-watch';
 
 /** The edge's half of "output goes at the pace of most of its readers": readers are fake sockets. */
 interface FakeReader {
@@ -47,6 +49,8 @@ const LOW = 128 * 1024;
 function watch(readers: FakeReader[]) {
   const reports: boolean[] = [];
   const w = new PaceWatch({
+    // Each test passes its "now" to delivered() and check(); the poll's timer never fires.
+    clock: new ManualClock(),
     conns: { [Symbol.iterator]: () => readers.map(asConn)[Symbol.iterator]() },
     slowBytes: SLOW,
     highBytes: HIGH,

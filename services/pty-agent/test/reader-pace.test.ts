@@ -1,5 +1,6 @@
 import { ManualClock } from '@pty-ws/testkit';
-import { PACE_REPORT_TTL_MS, ReaderPace } from '../src/session/reader-pace';
+import { PACE_REPORT_TTL_MS } from '@pty-ws/ports';
+import { ReaderPace } from '../src/session/reader-pace';
 
 /** The owner's half of "output goes at the pace of most of its readers", on a manual clock. */
 function pace(edges: string[]) {

@@ -14,3 +14,4 @@ export { auditLogContract, type AuditLogFixture } from './audit-log.contract';
 export { pushOutboxContract, type PushOutboxFixture } from './push-outbox.contract';
 export { ptyHostContract, type PtyHostFixture } from './pty-host.contract';
 export { contextSessionStoreContract, type ContextSessionStoreFixture } from './context-session-store.contract';
+export { sessionControlContract, type SessionControlFixture } from './session-control.contract';

@@ -25,6 +25,8 @@ import {
   traceIdOf,
   type Tracer,
 } from '@pty-ws/telemetry';
+import { systemClock, type Clock } from '@pty-ws/ports';
+import { nextTurn } from '../next-turn';
 import { canControl } from '../auth';
 import type { Logger } from '../logger';
 import type { WebSocket } from '../uws';
@@ -57,6 +59,7 @@ export const CLOSED_SESSION_JOIN_GRACE_MS = 10_000;
  */
 export class AttachHandler implements BindingContext {
   readonly conns = new Set<Conn>();
+  readonly clock: Clock;
   private readonly tracer: Tracer;
   /** Per-connection child loggers, remade when the connection's service parameters change. */
   private readonly loggers = new WeakMap<Conn, { params: Conn['serviceParameters']; logger: Logger }>();
@@ -67,6 +70,7 @@ export class AttachHandler implements BindingContext {
 
   constructor(readonly deps: AttachDeps) {
     this.tracer = deps.tracer ?? globalTracer('@pty-ws/edge');
+    this.clock = deps.clock ?? systemClock;
   }
 
   /** Log lines about a connection carry its session, client and (once the client sent one) trace id. */
@@ -92,7 +96,7 @@ export class AttachHandler implements BindingContext {
     this.deps.metrics?.connectionOpened(conn.binary);
     // Leave the uWS open callback before touching other sockets: creating a NATS subscription
     // synchronously inside it (we are still within res.upgrade) made uWS drop this socket (1006).
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     if (!conn.open) return;
     let hub: SessionHub;
     try {
@@ -122,11 +126,12 @@ export class AttachHandler implements BindingContext {
       'attach',
     );
     if (conn.sessionClosed) {
-      conn.closedJoinTimer = setTimeout(
-        () => this.goodbye(conn, 'session_closed', CloseCode.NORMAL, 'the session is closed and no join came'),
-        CLOSED_SESSION_JOIN_GRACE_MS,
-      );
-      conn.closedJoinTimer.unref();
+      conn.closedJoinTimer = this.clock
+        .setTimeout(
+          () => this.goodbye(conn, 'session_closed', CloseCode.NORMAL, 'the session is closed and no join came'),
+          CLOSED_SESSION_JOIN_GRACE_MS,
+        )
+        .unref();
     }
     advance(conn, 'ready');
     // Frames that arrived while the hello was being prepared are handled now, in order.
@@ -143,7 +148,7 @@ export class AttachHandler implements BindingContext {
     // A leave in flight releases the member itself.
     const member = conn.member;
     if (!advance(conn, 'closed')) return;
-    clearTimeout(conn.closedJoinTimer);
+    conn.closedJoinTimer?.cancel();
     this.conns.delete(conn);
     const hub = this.deps.hubs.get(conn.sessionId);
     hub?.remove(conn);

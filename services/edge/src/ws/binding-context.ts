@@ -1,6 +1,6 @@
 import { BindingError, type GoodbyeReason, type SessionHostCapabilities } from '@pty-ws/protocol';
 import type { A2aOperations } from '@pty-ws/a2a';
-import type { FrameLog, SessionControl } from '@pty-ws/ports';
+import { REPLAY_STALL_MS, type Clock, type FrameLog, type SessionControl } from '@pty-ws/ports';
 import type { EdgeMetrics, Tracer } from '@pty-ws/telemetry';
 import type { FrameLimits } from '../limits';
 import type { EdgeAudit } from '../audit/edge-audit';
@@ -8,7 +8,6 @@ import type { Logger } from '../logger';
 import type { Conn } from './connection';
 import type { HubRegistry } from './hubs';
 import type { SessionHub } from './session-hub';
-import { REPLAY_STALL_MS } from './socket-room';
 
 export interface AttachDeps {
   control: SessionControl;
@@ -36,6 +35,8 @@ export interface AttachDeps {
   tracer?: Tracer;
   /** Attaches, role changes, input attribution, resizes; absent: not audited. */
   audit?: EdgeAudit;
+  /** Timers and timestamps of the binding (closed-session grace, keyframe request limit); default the system clock. */
+  clock?: Clock;
 }
 
 export type SessionHostSource = SessionHostCapabilities | (() => SessionHostCapabilities);
@@ -47,6 +48,8 @@ export function currentSessionHost(source: SessionHostSource): SessionHostCapabi
 /** What the parts of the binding (join flow, task verbs, PTY verbs) share with its owner. */
 export interface BindingContext {
   readonly deps: AttachDeps;
+  /** deps.clock, or the system clock. */
+  readonly clock: Clock;
   /** The connection's logger (session, client and trace id on every line). */
   log(conn: Conn): Logger;
   /** binding_goodbye, then the close (binding §5.4). */

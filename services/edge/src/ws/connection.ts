@@ -1,4 +1,5 @@
 import type { PtyRole, ServiceParameters } from '@pty-ws/protocol';
+import type { ClockTimer } from '@pty-ws/ports';
 import type { Principal } from '../auth';
 import type { FrameLimiter } from '../limits';
 import type { WebSocket } from '../uws';
@@ -101,11 +102,11 @@ export interface Conn {
   readonly tasks: Set<string>;
   /** How the session's frames reach it (see ConnFeed); `moveFeed`, called by the hub, is the only writer. */
   readonly feed: ConnFeed;
-  /** performance.now() since which its backlog has stayed above the slow-consumer threshold. */
+  /** Monotonic time (the hub's Clock) since which its backlog has stayed above the slow-consumer threshold. */
   backlogSince?: number;
   /** A pty.join_session is being handled (join-flow.ts): a goodbye at the session's close waits for it. */
   joining?: boolean;
-  /** Set while a catch-up or replay waits for room in this socket (socket-room.ts): called on uWS's drain. */
+  /** Set while a catch-up or replay waits for room in this socket (output-flow/socket-room.ts): called on uWS's drain. */
   onDrain?: () => void;
   /**
    * Set by the session hub while it holds the connection: writes the log frames it delivered this
@@ -118,9 +119,9 @@ export interface Conn {
   serviceParameters?: ServiceParameters;
   /** When the oldest unanswered ping was sent; undefined while the peer answers. */
   pingOutstandingSince?: number;
-  /** Pace probes (pace-probe.ts): performance.now() when the unanswered one was sent, if one is out. */
+  /** Pace probes (output-flow/pace-probe.ts): monotonic time when the unanswered one was sent, if one is out. */
   probeSentAt?: number;
-  /** performance.now() when the last pace probe was answered. */
+  /** Monotonic time when the last pace probe was answered. */
   probeAnsweredAt?: number;
   /** The session's output bytes on this edge when the last pace probe was sent. */
   probeFlowMark?: number;
@@ -132,7 +133,7 @@ export interface Conn {
   /** Inbound frame and input-byte budget, created on the first frame. */
   limiter?: FrameLimiter;
   /** For `sessionClosed`: ends the connection if no join comes (CLOSED_SESSION_JOIN_GRACE_MS). */
-  closedJoinTimer?: NodeJS.Timeout;
+  closedJoinTimer?: ClockTimer;
 }
 
 /** The fields `advance` writes. */

@@ -1,4 +1,4 @@
-import type { Disposable } from '@pty-ws/ports';
+import { systemClock, type Clock, type ClockTimer, type Disposable } from '@pty-ws/ports';
 
 /** setTimeout's ceiling (~24.8 days): longer waits are taken in steps. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
@@ -11,40 +11,42 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
  * A2A streams (SSE, gRPC) are watched the same way (stream-watch.ts).
  */
 export class ExpiryWatch<Conn extends Expiring> implements Disposable {
-  private readonly timers = new Map<Conn, NodeJS.Timeout>();
+  private readonly timers = new Map<Conn, ClockTimer>();
 
   constructor(
     private readonly onExpired: (conn: Conn) => void,
-    private readonly now: () => number = Date.now,
+    /** Expiry is wall-clock time (`now()`), as the token's `exp` is. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   watch(conn: Conn): void {
     const expiresAt = conn.principal.expiresAt;
     if (expiresAt === undefined) return;
     this.forget(conn);
-    const wait = expiresAt - this.now();
+    const wait = expiresAt - this.clock.now();
     if (wait <= 0) return this.onExpired(conn);
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(conn);
-        if (this.now() >= expiresAt) this.onExpired(conn);
-        else this.watch(conn);
-      },
-      Math.min(wait, MAX_DELAY_MS),
-    );
-    timer.unref();
+    const timer = this.clock
+      .setTimeout(
+        () => {
+          this.timers.delete(conn);
+          if (this.clock.now() >= expiresAt) this.onExpired(conn);
+          else this.watch(conn);
+        },
+        Math.min(wait, MAX_DELAY_MS),
+      )
+      .unref();
     this.timers.set(conn, timer);
   }
 
   forget(conn: Conn): void {
     const timer = this.timers.get(conn);
     if (timer === undefined) return;
-    clearTimeout(timer);
+    timer.cancel();
     this.timers.delete(conn);
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of this.timers.values()) timer.cancel();
     this.timers.clear();
   }
 }

@@ -1,11 +1,11 @@
 import { BindingError, CloseCode, resolveHostSelection, type ClientFrameOf, type PtyRole } from '@pty-ws/protocol';
 import type { JoinRequest, JoinResult, LogBounds, LogEntry } from '@pty-ws/ports';
-import { replayInRange } from '@pty-ws/ports';
+import { REPLAY_STALL_MS, replayInRange } from '@pty-ws/ports';
 import { canControl, isAdmin } from '../auth';
+import { afterIo } from '../next-turn';
 import { currentSessionHost, hubOf, sendLogRange, type BindingContext } from './binding-context';
 import { advance, type Conn } from './connection';
 import { sendError, sendKeyframe, sendPtyError, sendRoleAssigned } from './frame-writer';
-import { REPLAY_STALL_MS } from './socket-room';
 import { checkSize } from './pty-verbs';
 
 /** A `replay_from` judged against the log's retained window, as of the request. */
@@ -64,7 +64,7 @@ export class JoinFlow {
    * the goodbye it was spared waiting for the join, after the join's Error.
    */
   private goodbyeIfClosedMeanwhile(conn: Conn): void {
-    setImmediate(() => {
+    afterIo(() => {
       if (!conn.open || conn.attached || this.ctx.deps.hubs.get(conn.sessionId)?.closedSeq === undefined) return;
       this.ctx.goodbye(conn, 'session_closed', CloseCode.NORMAL);
     });
@@ -154,7 +154,7 @@ export class JoinFlow {
    * replay stopped (cutClosedReplay), never sent a goodbye as if it had it all.
    */
   private async joinClosed(conn: Conn, f: ClientFrameOf<'pty.join_session'>): Promise<void> {
-    clearTimeout(conn.closedJoinTimer); // the join ends the connection itself
+    conn.closedJoinTimer?.cancel(); // the join ends the connection itself
     const { deps } = this.ctx;
     const hub = hubOf(this.ctx, conn);
     const verdict = await judgeReplay(this.ctx, conn, f.replay_from);

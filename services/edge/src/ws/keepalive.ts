@@ -1,4 +1,5 @@
 import { systemClock, type Clock, type ClockTimer, type Disposable } from '@pty-ws/ports';
+import { afterIo } from '../next-turn';
 import type { Conn } from './connection';
 
 export interface KeepaliveOptions {
@@ -15,8 +16,8 @@ export interface KeepaliveOptions {
 
 /**
  * Keepalive (binding §2.4): a ping to every connection each interval; a connection whose oldest
- * unanswered ping is older than the pong timeout is stale. The final check runs after
- * setImmediate, i.e. after pending I/O was read: after an event-loop stall the timer fires before
+ * unanswered ping is older than the pong timeout is stale. The final check runs on a later turn
+ * (afterIo), i.e. after pending I/O was read: after an event-loop stall the timer fires before
  * the pongs that arrived meanwhile are processed, and healthy sockets would otherwise be reaped
  * with the dead.
  */
@@ -47,7 +48,7 @@ export class Keepalive implements Disposable {
       else if (this.overdue(conn, now)) suspects.push(conn);
       conn.ws.ping();
     }
-    if (suspects.length > 0) setImmediate(() => suspects.forEach((conn) => this.reap(conn)));
+    if (suspects.length > 0) afterIo(() => suspects.forEach((conn) => this.reap(conn)));
   }
 
   private reap(conn: Conn): void {

@@ -54,7 +54,7 @@ export class PtyVerbs {
   }
 
   async requestKeyframe(conn: Conn): Promise<void> {
-    const now = Date.now();
+    const now = this.ctx.clock.now();
     if (now - conn.lastKeyframeRequestAt < 1000) {
       this.ctx.deps.metrics?.rateLimited('request_keyframe');
       throw new BindingError('RATE_LIMITED', 'pty.request_keyframe is limited to one per second per connection');

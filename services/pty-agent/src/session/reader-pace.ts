@@ -1,11 +1,4 @@
-import type { Clock, ClockTimer, Disposable } from '@pty-ws/ports';
-
-/**
- * How long an edge's "every reader here is behind" holds without being repeated. Edges repeat it
- * every 200 ms while it is true (pace-watch.ts), so only an edge that died or lost its link lets
- * it lapse, and output it held flows again soon after.
- */
-export const PACE_REPORT_TTL_MS = 1000;
+import { PACE_REPORT_TTL_MS, type Clock, type ClockTimer, type Disposable } from '@pty-ws/ports';
 
 export interface ReaderPaceOptions {
   clock: Clock;
@@ -16,10 +9,12 @@ export interface ReaderPaceOptions {
 }
 
 /**
- * The owner's half of "output goes at the pace of most of its readers": it holds the PTY's output
+ * The owner's half of "output goes at the pace of most of its readers" (the edge's half and the
+ * rule's drawing: services/edge/src/ws/output-flow): it holds the PTY's output
  * while every edge with members of the session says most of its readers are behind, and lets it flow
  * as soon as one edge says otherwise, an edge without such a report gets a member, or a report
- * lapses.
+ * lapses (PACE_REPORT_TTL_MS: edges repeat theirs every PACE_REFRESH_MS, so only an edge that died
+ * or lost its link lets one lapse).
  */
 export class ReaderPace implements Disposable {
   /** Edge id → monotonic time its report lapses. */

@@ -267,7 +267,7 @@ function toError(err: unknown): Error {
  * output speed, small enough that a retry after an outage re-sends little. Counted in entries
  * (keystroke echoes are tiny) and in bytes: what is in flight when the PTY stops being read for
  * slow readers reaches an edge all the same, and the edge keeps back at most HELD_BYTES (8 MiB,
- * session-hub.ts) of it; 4 MiB is the 32 frames of 128 KiB this was sized with.
+ * @pty-ws/ports output-flow.ts) of it; 4 MiB is the 32 frames of 128 KiB this was sized with.
  */
 const MAX_IN_FLIGHT = 32;
 const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;

@@ -4,6 +4,7 @@ import type { Clock, ClockTimer } from '@pty-ws/ports';
 import type { PtyReadPath } from '@pty-ws/telemetry';
 import type { PathWatch } from '../path-watch';
 import { setReading } from './libuv-stream';
+import { RELAY_BAR_AFTER_HOLD_MS, RELAY_MAX_READERS } from '@pty-ws/ports';
 import { StreamRelay } from './stream-relay';
 
 /** A session counts as streaming once a window of this long has brought this much output. */
@@ -14,20 +15,17 @@ const STREAM_BYTES = 256 * 1024;
  * in bursts keeps it: each start forks the agent (2.5–6 ms of a blocked event loop at 90–230 MB RSS).
  */
 const RELAY_QUIET_MS = 2000;
-/**
- * After its output was held (readers, the mirror or the archive behind), a session's relay stops
- * and is not started again for this long: reading the tty faster only helps while whoever
- * consumes it keeps up (with 100 observers of one stream and a relay, output was held for them
- * 96 times in six rounds, 68 without).
+/*
+ * The relay's part in the output flow rule (constants in @pty-ws/ports output-flow.ts):
+ * - After its output was held (readers, the mirror or the archive behind), a session's relay stops
+ *   and is not started again for RELAY_BAR_AFTER_HOLD_MS: reading the tty faster only helps while
+ *   whoever consumes it keeps up (with 100 observers of one stream and a relay, output was held
+ *   for them 96 times in six rounds, 68 without).
+ * - The relay reads for a session with at most RELAY_MAX_READERS readers. With more, they, not the
+ *   tty, set the pace: with 100 observers of one 50 MB stream, a relay at the start of each round
+ *   made readers fall behind and be skipped far more often (175 against 2 over 20 rounds) and the
+ *   fan-out 13 % slower (median of 20 alternating pairs; it won 4).
  */
-const RELAY_BAR_AFTER_HOLD_MS = 10_000;
-/**
- * The relay reads for a session with at most this many readers. With more, they, not the tty, set
- * the pace: with 100 observers of one 50 MB stream, a relay at the start of each round made
- * readers fall behind and be skipped far more often (175 against 2 over 20 rounds) and the
- * fan-out 13 % slower (median of 20 alternating pairs; it won 4).
- */
-const RELAY_MAX_READERS = 1;
 
 /**
  * What every master's reads land in before `onData` gets a copy: one for the process, since a read

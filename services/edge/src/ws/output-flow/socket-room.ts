@@ -1,14 +1,6 @@
-import type { Conn } from './connection';
-import { PACE_MAX_HOLD_MS } from './pace-watch';
-
-/**
- * How long a reader catching up from the log may drain nothing at all before it counts as stalled
- * (a frozen tab, a dead link): as long as the session's output is held for readers that drain
- * nothing.
- */
-export const REPLAY_STALL_MS = PACE_MAX_HOLD_MS;
-/** How often a waiting send looks at the socket when uWS reports no drain (the drain event is not relied on alone). */
-const ROOM_POLL_MS = 20;
+import { ROOM_POLL_MS, type Clock } from '@pty-ws/ports';
+import { afterIo } from '../../next-turn';
+import type { Conn } from '../connection';
 
 /** Why a wait for room in a socket ended. */
 export type RoomWait = 'room' | 'stalled' | 'gone';
@@ -20,32 +12,32 @@ export type RoomWait = 'room' | 'stalled' | 'gone';
  * went down by nothing for that long; 'gone' when the socket closed or the connection was skipped
  * forward meanwhile (its resume takes over).
  */
-export async function waitForRoom(conn: Conn, roomBytes: number, stallMs?: number): Promise<RoomWait> {
+export async function waitForRoom(clock: Clock, conn: Conn, roomBytes: number, stallMs?: number): Promise<RoomWait> {
   let lowest = Number.POSITIVE_INFINITY;
-  let progressAt = performance.now();
+  let progressAt = clock.monotonic();
   for (;;) {
     if (!conn.open || !conn.ws || conn.feed === 'lagged') return 'gone';
     const backlog = conn.ws.getBufferedAmount();
     if (backlog <= roomBytes) return 'room';
-    const now = performance.now();
+    const now = clock.monotonic();
     if (backlog < lowest) {
       lowest = backlog;
       progressAt = now;
     } else if (stallMs !== undefined && now - progressAt >= stallMs) return 'stalled';
-    await drainOrPoll(conn);
+    await drainOrPoll(clock, conn);
   }
 }
 
 /** Resolves at the socket's next drain event, or after ROOM_POLL_MS. */
-function drainOrPoll(conn: Conn): Promise<void> {
+function drainOrPoll(clock: Clock, conn: Conn): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
-      clearTimeout(timer);
+      timer.cancel();
       if (conn.onDrain === done) delete conn.onDrain;
       // Not from within uWS's drain handler: the sends that follow run on their own turn.
-      setImmediate(resolve);
+      afterIo(resolve);
     };
-    const timer = setTimeout(done, ROOM_POLL_MS);
+    const timer = clock.setTimeout(done, ROOM_POLL_MS);
     conn.onDrain = done;
   });
 }

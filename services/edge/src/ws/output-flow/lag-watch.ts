@@ -1,8 +1,5 @@
-import type { Disposable } from '@pty-ws/ports';
-import type { Conn } from './connection';
-
-/** How often lagged connections are checked for a drained socket. */
-const LAG_WATCH_MS = 100;
+import { LAG_WATCH_MS, type Clock, type ClockTimer, type Disposable } from '@pty-ws/ports';
+import type { Conn } from '../connection';
 
 /**
  * A hub's own look at its lagged connections, polled while any is lagged: each is offered for a
@@ -11,9 +8,10 @@ const LAG_WATCH_MS = 100;
  * cluster fan-out bench some observers stayed lagged for good).
  */
 export class LagWatch implements Disposable {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
 
   constructor(
+    private readonly clock: Clock,
     private readonly conns: Iterable<Conn>,
     /** Called for each lagged connection: it resumes the ones whose socket drained (SessionHub.drained). */
     private readonly onDrained: ((conn: Conn) => void) | undefined,
@@ -22,12 +20,11 @@ export class LagWatch implements Disposable {
   /** A connection just lagged: watch until none is. */
   start(): void {
     if (this.timer || !this.onDrained) return;
-    this.timer = setInterval(() => this.check(), LAG_WATCH_MS);
-    this.timer.unref();
+    this.timer = this.clock.setInterval(() => this.check(), LAG_WATCH_MS).unref();
   }
 
   dispose(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 

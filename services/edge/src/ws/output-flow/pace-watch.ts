@@ -1,19 +1,17 @@
-import type { Disposable } from '@pty-ws/ports';
-import type { Conn } from './connection';
+import {
+  PACE_MAX_HOLD_MS,
+  PACE_POLL_MS,
+  PACE_REFRESH_MS,
+  type Clock,
+  type ClockTimer,
+  type Disposable,
+} from '@pty-ws/ports';
+import type { Conn } from '../connection';
 import { probeLate, probeReader } from './pace-probe';
 
-/** How often, while this edge holds a session's output back, its readers are looked at again. */
-const PACE_POLL_MS = 20;
-/** How often a held-back report is repeated: the owner forgets one after PACE_REPORT_TTL_MS (agent). */
-export const PACE_REFRESH_MS = 200;
-/**
- * The longest the edge keeps a session's output waiting for readers that drain nothing below the
- * low mark: past it they count as stuck (a frozen tab, a dead link), are left to the slow-consumer
- * skip, and the program runs on.
- */
-export const PACE_MAX_HOLD_MS = 3000;
-
 export interface PaceWatchOptions {
+  /** Time: the poll while holding, and every "now" (tests walk a ManualClock). */
+  clock: Clock;
   /** Every connection of the session on this edge. */
   conns: Iterable<Conn>;
   /** Backlog past which a reader is near a skip (the slow-consumer threshold). */
@@ -55,14 +53,14 @@ export class PaceWatch implements Disposable {
   private state: PaceState = 'flowing';
   private since = 0;
   private reportedAt = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   /** Output bytes delivered to this session's readers on this edge: when readers are probed. */
   private flowed = 0;
 
   constructor(private readonly opts: PaceWatchOptions) {}
 
   /** An output frame of `bytes` went to the readers: looks at them (check). */
-  delivered(bytes: number, now = performance.now()): void {
+  delivered(bytes: number, now = this.opts.clock.monotonic()): void {
     this.flowed += bytes;
     this.check(now);
   }
@@ -73,7 +71,7 @@ export class PaceWatch implements Disposable {
   }
 
   /** Looks at the readers (after each delivered frame, and on a timer while holding). */
-  check(now = performance.now()): void {
+  check(now = this.opts.clock.monotonic()): void {
     const { any, behind, keepingUp } = this.readers(now);
     switch (this.state) {
       case 'flowing':
@@ -134,15 +132,14 @@ export class PaceWatch implements Disposable {
     this.since = now;
     this.send(true, now);
     if (!this.timer) {
-      this.timer = setInterval(() => this.check(), PACE_POLL_MS);
-      this.timer.unref();
+      this.timer = this.opts.clock.setInterval(() => this.check(), PACE_POLL_MS).unref();
     }
   }
 
   private release(to: 'flowing' | 'stuck'): void {
     this.state = to;
     this.stopTimer();
-    this.send(false, performance.now());
+    this.send(false, this.opts.clock.monotonic());
     this.opts.onRelease?.();
   }
 
@@ -152,7 +149,7 @@ export class PaceWatch implements Disposable {
   }
 
   private stopTimer(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 }

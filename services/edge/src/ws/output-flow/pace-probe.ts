@@ -1,5 +1,10 @@
-import { SEND_DROPPED } from '../uws';
-import type { Conn } from './connection';
+import { PACE_PROBE_GAP_MS, PACE_PROBE_LATE_MS } from '@pty-ws/ports';
+import { SEND_DROPPED } from '../../uws';
+import type { Conn } from '../connection';
+
+/** Read once: @pty-ws/ports' CommonJS exports are getters, and these are read per reader and batch. */
+const PROBE_GAP_MS = PACE_PROBE_GAP_MS;
+const PROBE_LATE_MS = PACE_PROBE_LATE_MS;
 
 /**
  * A reader's progress as it sees it, not as uWS does. uWS's backlog counts only what the kernel
@@ -15,10 +20,6 @@ import type { Conn } from './connection';
  * Clients answer pings (binding §2.4; browsers and WebSocket libraries do it without the page).
  */
 
-/** A probe unanswered for longer than this: the reader is behind, whatever uWS holds for it. */
-export const PACE_PROBE_LATE_MS = 100;
-/** The least time between a reader's answered probe and its next one. */
-export const PACE_PROBE_GAP_MS = 50;
 /** The ping payload that marks a pace probe: its pong is the probe's answer, not keepalive's. */
 export const PACE_PROBE_PAYLOAD = 'pace';
 
@@ -29,7 +30,7 @@ export const PACE_PROBE_PAYLOAD = 'pace';
  */
 export function probeReader(conn: Conn, flowed: number, minBytes: number, now: number): void {
   if (!conn.ws || conn.probeSentAt !== undefined) return;
-  if (now - (conn.probeAnsweredAt ?? -Infinity) < PACE_PROBE_GAP_MS) return;
+  if (now - (conn.probeAnsweredAt ?? -Infinity) < PROBE_GAP_MS) return;
   const mark = conn.probeFlowMark ?? 0;
   if ((flowed >= mark ? flowed - mark : flowed) < minBytes) return; // (a new hub counts from 0)
   // A dropped ping is no probe: the reader is past uWS's bound and is skipped forward anyway.
@@ -40,7 +41,7 @@ export function probeReader(conn: Conn, flowed: number, minBytes: number, now: n
 
 /** Whether the reader's probe has been out for longer than PACE_PROBE_LATE_MS. */
 export function probeLate(conn: Conn, now: number): boolean {
-  return conn.probeSentAt !== undefined && now - conn.probeSentAt > PACE_PROBE_LATE_MS;
+  return conn.probeSentAt !== undefined && now - conn.probeSentAt > PROBE_LATE_MS;
 }
 
 /** A pong's payload is a probe's: the reader has read everything sent before that probe. */
@@ -50,7 +51,8 @@ export function isProbeAnswer(message: ArrayBuffer): boolean {
   );
 }
 
-export function probeAnswered(conn: Conn, now = performance.now()): void {
+/** The probe's pong came `now` (the hub's clock, monotonic). */
+export function probeAnswered(conn: Conn, now: number): void {
   conn.probeSentAt = undefined;
   conn.probeAnsweredAt = now;
 }
