@@ -12,12 +12,13 @@ import {
 import { AppendChannel, type Channel } from './append-channel';
 import { encodeCut, encodeEntry } from './codec';
 import { DirectGets } from './direct-gets';
+import { EntryCache } from './entry-cache';
 import { frameStreamConfig, resolveFrameLogOptions, type JetStreamFrameLogOptions } from './frame-log-options';
 import { LogReads, type Head } from './log-reads';
 import { subscribeSession } from './log-subscribe';
 import { isWrongLastSequence, LogTrim } from './log-trim';
 import { ensureStream, requireClusterForReplicas } from './setup';
-import { SubjectReader } from './subject-reader';
+import { SubjectReader, type Located } from './subject-reader';
 import { FrameSubjects } from './subjects';
 
 /**
@@ -104,7 +105,7 @@ export class JetStreamFrameLog implements FrameLog {
     private readonly onSubscriberError: (error: unknown, sessionId: string) => void,
     private readonly channel: AppendChannel | undefined,
   ) {
-    this.reads = new LogReads(new SubjectReader(js, gets));
+    this.reads = new LogReads(new SubjectReader(js, gets), new EntryCache());
     this.trims = new LogTrim(js, jsm, this.reads);
   }
 
@@ -305,6 +306,7 @@ export class JetStreamFrameLog implements FrameLog {
       read: (afterSeq: number, opts: { toSeq: number; limit: number }) => this.read(sessionId, afterSeq, opts),
       bounds: () => this.bounds(sessionId),
       report: (error: unknown) => this.report(error, sessionId),
+      stored: (m: Located) => this.reads.cache.put(this.subjects.frames(sessionId), m),
     };
     return subscribeSession(source, sessionId, onEntry, onCut);
   }
@@ -338,6 +340,7 @@ export class JetStreamFrameLog implements FrameLog {
 
   async remove(sessionId: string): Promise<void> {
     this.tails.delete(sessionId);
+    this.reads.cache.forget(this.subjects.frames(sessionId));
     await this.trims.purgeAll(this.subjects.frames(sessionId));
   }
 

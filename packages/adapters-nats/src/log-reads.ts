@@ -1,5 +1,6 @@
 import type { LogBounds, LogEntry } from '@pty-ws/ports';
-import { readRange } from './range-read';
+import type { EntryCache } from './entry-cache';
+import { contiguous, readRange } from './range-read';
 import { seqOf, type Located, type SubjectReader } from './subject-reader';
 
 /** A session's newest message as the log last saw it: the last sequence and where it is stored. */
@@ -15,7 +16,11 @@ export interface Head {
  * the start of a range by bisection (SubjectReader.locate), the rest pipelined (range-read.ts).
  */
 export class LogReads {
-  constructor(readonly reader: SubjectReader) {}
+  constructor(
+    readonly reader: SubjectReader,
+    /** Entries already seen here, shared by every reader of this process (entry-cache.ts). */
+    readonly cache: EntryCache,
+  ) {}
 
   async read(subject: string, afterSeq: number, opts: { toSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
     requireInteger('afterSeq', afterSeq);
@@ -29,9 +34,16 @@ export class LogReads {
     if (opts.limit !== undefined) to = Math.min(to, from + opts.limit - 1);
     if (to < from || !first || !last) return [];
 
-    const start = await this.reader.locate(subject, from, first, last);
+    this.cache.touch(subject);
+    const start = this.cache.get(subject, from) ?? (await this.reader.locate(subject, from, first, last));
     if (!start || start.decoded.kind !== 'entry' || start.decoded.entry.seq > to) return [];
-    return readRange(this.reader.gets, subject, { ...start, decoded: start.decoded }, last, to);
+    const startSeq = start.decoded.entry.seq;
+    const found = await readRange(this.reader.gets, subject, { ...start, decoded: start.decoded }, last, to, (seq) =>
+      this.cache.get(subject, seq),
+    );
+    const entries = contiguous(found, startSeq, to);
+    for (let seq = startSeq; seq < startSeq + entries.length; seq++) this.cache.put(subject, found.get(seq) as Located);
+    return entries;
   }
 
   async bounds(subject: string): Promise<LogBounds> {

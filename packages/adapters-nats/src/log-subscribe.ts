@@ -2,6 +2,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { LogBounds, LogCut, LogEntry, Unsubscribe } from '@pty-ws/ports';
 import { decode, decodeCut } from './codec';
 import { LiveFeed } from './live-feed';
+import type { Located } from './subject-reader';
 import type { FrameSubjects } from './subjects';
 
 /** Entries per log read when a subscriber fills a hole in its live feed. */
@@ -13,6 +14,8 @@ export interface SubscribeSource {
   read(afterSeq: number, opts: { toSeq: number; limit: number }): Promise<LogEntry[]>;
   bounds(): Promise<LogBounds>;
   report(error: unknown): void;
+  /** A stored entry the stream republished, with its stream position (`Nats-Sequence`). */
+  stored?(m: Located): void;
 }
 
 /**
@@ -32,7 +35,7 @@ export function subscribeSession(
     deliver: onEntry,
     report,
   });
-  const feedFrom = (subject: string, take: (entry: LogEntry) => void): Subscription =>
+  const feedFrom = (subject: string, take: (entry: LogEntry) => void, republished = false): Subscription =>
     nc.subscribe(subject, {
       callback: (error, msg) => {
         if (error) return report(error);
@@ -42,11 +45,13 @@ export function subscribeSession(
         } catch (decodeError) {
           return report(decodeError);
         }
-        if (decoded.kind === 'entry') take(decoded.entry);
+        if (decoded.kind !== 'entry') return;
+        if (republished) src.stored?.({ streamSeq: Number(msg.headers?.get('Nats-Sequence')), decoded });
+        take(decoded.entry);
       },
     });
   const subs = [
-    feedFrom(subjects.live(sessionId), (e) => feed.stored(e)),
+    feedFrom(subjects.live(sessionId), (e) => feed.stored(e), true),
     feedFrom(subjects.early(sessionId), (e) => feed.early(e)),
   ];
   if (onCut) {

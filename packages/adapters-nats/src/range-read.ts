@@ -3,9 +3,9 @@ import type { DirectGets, DirectQuery } from './direct-gets';
 import { lowerBound, upperBound, type Located } from './subject-reader';
 
 /**
- * The entries `start.seq .. to` of one session's subject, oldest first, by direct gets only (no
- * consumer). `start` is the located first entry, `last` the subject's newest message, with
- * `seqOf(last) >= to`.
+ * The entries `start.seq .. to` of one session's subject by direct gets only (no consumer), by
+ * sequence (contiguous() takes them in order). `start` is the located first entry, `last` the
+ * subject's newest message, with `seqOf(last) >= to`; `known` gives those already at hand.
  *
  * The subject holds consecutive sequences, so each missing run of entries `k1..k2` lies between
  * stream positions known from its neighbours (lowerBound/upperBound). A round sends one
@@ -14,7 +14,7 @@ import { lowerBound, upperBound, type Located } from './subject-reader';
  * sessions wrote in between, each get returns the first entry at or after its position, and the
  * next round narrows what is still missing. Every round finds at least the first entry (or the
  * mark) after each run's known predecessor, so it ends; a round that finds nothing new means a
- * concurrent trim or purge took the rest, and what is contiguous from `start` is returned (the
+ * concurrent trim or purge took the rest (only what is contiguous from `start` is served: the
  * caller's next read sees the trim).
  */
 export async function readRange(
@@ -23,10 +23,15 @@ export async function readRange(
   start: Located & { decoded: { kind: 'entry' } },
   last: Located,
   to: number,
-): Promise<LogEntry[]> {
+  known: (seq: number) => Located | undefined = () => undefined,
+): Promise<Map<number, Located>> {
   const first = start.decoded.entry.seq;
   const found = new Map<number, Located>([[first, start]]);
   if (last.decoded.kind === 'entry') found.set(last.decoded.entry.seq, last);
+  for (let seq = first + 1; seq <= to; seq++) {
+    const m = known(seq);
+    if (m) found.set(seq, m);
+  }
   const marks: Located[] = last.decoded.kind === 'mark' ? [last] : [];
   const seenMarks = new Set(marks.map((m) => m.streamSeq));
   for (;;) {
@@ -63,6 +68,11 @@ export async function readRange(
     }
     if (!progress) break;
   }
+  return found;
+}
+
+/** The entries `first..to` of what readRange found, up to the first one missing. */
+export function contiguous(found: ReadonlyMap<number, Located>, first: number, to: number): LogEntry[] {
   const out: LogEntry[] = [];
   for (let seq = first; seq <= to; seq++) {
     const m = found.get(seq);

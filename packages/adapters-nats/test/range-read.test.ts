@@ -91,9 +91,14 @@ describe('JetStreamFrameLog range reads', () => {
   it('gives each of many concurrent readers every entry, and creates no consumer', async () => {
     let reads: LogEntry[][] = [];
     const created = await consumersCreatedDuring(nc, names.stream, async () => {
-      reads = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => log.read(i % 2 ? mixed : dense, i * 5, i % 3 ? { limit: 128 } : {})),
+      // Each on a log of its own, as on separate edges: nothing is shared through the entry cache.
+      const logs = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          JetStreamFrameLog.open(nc, { prefix: names.prefix, stream: names.stream, storage: 'memory' }),
+        ),
       );
+      reads = await Promise.all(logs.map((l, i) => l.read(i % 2 ? mixed : dense, i * 5, i % 3 ? { limit: 128 } : {})));
+      await Promise.all(logs.map((l) => l.close()));
     });
     expect(created).toBe(0);
     reads.forEach((entries, i) => {
@@ -102,6 +107,28 @@ describe('JetStreamFrameLog range reads', () => {
       expect(seqs(entries)).toEqual(range(i * 5 + 1, to));
     });
     expect(await consumerCount(jsm, names.stream)).toBe(0);
+  });
+
+  it('serves what a reader here has seen from the entry cache, with only the bounds from the stream', async () => {
+    const fresh = await JetStreamFrameLog.open(nc, { prefix: names.prefix, stream: names.stream, storage: 'memory' });
+    let gets = 0;
+    const counter = nc.subscribe(`$JS.API.DIRECT.GET.${names.stream}`, {
+      callback: () => {
+        gets++;
+      },
+    });
+    try {
+      expect(seqs(await fresh.read(mixed, 200, { toSeq: 900 }))).toEqual(range(201, 900));
+      await nc.flush();
+      const first = gets;
+      expect(first).toBeGreaterThan(700);
+      expect(seqs(await fresh.read(mixed, 300, { toSeq: 800 }))).toEqual(range(301, 800));
+      await nc.flush();
+      expect(gets - first).toBe(2); // the subject's first and last message
+    } finally {
+      counter.unsubscribe();
+      await fresh.close();
+    }
   });
 
   it('fails a batch the stream stops answering, as an outage, instead of waiting for good', async () => {
