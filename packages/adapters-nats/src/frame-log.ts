@@ -1,15 +1,7 @@
-import {
-  JetStreamApiCodes,
-  JetStreamApiError,
-  jetstream,
-  jetstreamManager,
-  type JetStreamClient,
-  type JetStreamManager,
-} from '@nats-io/jetstream';
-import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 import {
   SequenceConflictError,
-  retentionKeeps,
   type FrameLog,
   type LogBounds,
   type LogCut,
@@ -18,18 +10,16 @@ import {
   type Unsubscribe,
 } from '@pty-ws/ports';
 import { AppendChannel, type Channel } from './append-channel';
-import { decode, decodeCut, decodeMeta, encodeCut, encodeEntry, encodeMark } from './codec';
+import { encodeCut, encodeEntry } from './codec';
+import { DirectGets } from './direct-gets';
+import { EntryCache } from './entry-cache';
 import { frameStreamConfig, resolveFrameLogOptions, type JetStreamFrameLogOptions } from './frame-log-options';
-import { LiveFeed } from './live-feed';
+import { LogReads, type Head } from './log-reads';
+import { subscribeSession } from './log-subscribe';
+import { isWrongLastSequence, LogTrim } from './log-trim';
 import { ensureStream, requireClusterForReplicas } from './setup';
-import { seqOf, SubjectReader, type Located } from './subject-reader';
+import { SubjectReader, type Located } from './subject-reader';
 import { FrameSubjects } from './subjects';
-
-/** The newest message of a session's subject as this process last saw it. */
-interface Head {
-  lastSeq: number;
-  streamSeq: number;
-}
 
 /**
  * The newest entry this process appended for a session. Set in the tick `append` is called, so
@@ -59,13 +49,8 @@ export class PredecessorNotStoredError extends Error {
  * writer whose sequence is still the next one cannot be starved forever by a stream of trims.
  */
 const MAX_ATTEMPTS = 5;
-const EMPTY = new Uint8Array(0);
 /** Output entries up to this many bytes also go out early, ahead of the store (an echo, a prompt). */
 const EARLY_COPY_MAX_BYTES = 4096;
-/** Entries per log read when a subscriber fills a hole in its live feed. */
-const FILL_BATCH = 500;
-/** Reads of up to this many entries use direct gets rather than a consumer (see readDirect). */
-const DIRECT_READ_MAX = 64;
 
 /**
  * The cluster FrameLog on one JetStream stream (see frame-log-options.ts for names).
@@ -74,7 +59,7 @@ const DIRECT_READ_MAX = 64;
  * per sequence with no gaps, the session sequence in the `Ptyws-Seq` header (codec.ts). The stream
  * sequence is never stored in an entry; the two are related only through the subject: the k-th
  * retained message of the subject is entry `firstSeq + k`, which `SubjectReader.locate` uses to
- * find where a read starts.
+ * find where a read starts. Reads are direct gets only, never a consumer (log-reads.ts).
  *
  * Single writer and gapless: `append` publishes with `Nats-Expected-Last-Subject-Sequence` set to
  * the stream sequence of the subject's newest message, so the server stores it only if nothing
@@ -102,20 +87,27 @@ const DIRECT_READ_MAX = 64;
  * agent's Closed is appended right after the last stored entry).
  *
  * Trimming everything leaves a mark (a message that is no entry) holding the last sequence, so
- * bounds and the next append still know where the session is; readers and subscribers skip marks.
+ * bounds and the next append still know where the session is; readers and subscribers skip marks
+ * (log-trim.ts).
  */
 export class JetStreamFrameLog implements FrameLog {
   private readonly tails = new Map<string, Tail>();
+
+  private readonly reads: LogReads;
+  private readonly trims: LogTrim;
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly subjects: FrameSubjects,
-    private readonly reader: SubjectReader,
+    private readonly gets: DirectGets,
     private readonly onSubscriberError: (error: unknown, sessionId: string) => void,
     private readonly channel: AppendChannel | undefined,
-  ) {}
+  ) {
+    this.reads = new LogReads(new SubjectReader(js, gets), new EntryCache());
+    this.trims = new LogTrim(js, jsm, this.reads);
+  }
 
   /** Ensures the stream exists with the configuration the log relies on, then opens the log. */
   static async open(nc: NatsConnection, options: JetStreamFrameLogOptions = {}): Promise<JetStreamFrameLog> {
@@ -130,7 +122,7 @@ export class JetStreamFrameLog implements FrameLog {
       js,
       jsm,
       subjects,
-      new SubjectReader(jsm, js, resolved.stream),
+      new DirectGets(nc, resolved.stream),
       resolved.onSubscriberError,
       options.appendConnection ? new AppendChannel(options.appendConnection) : undefined,
     );
@@ -138,11 +130,12 @@ export class JetStreamFrameLog implements FrameLog {
 
   /** Closes the append connection (after its in-flight appends); the shared connection is the caller's. */
   async close(): Promise<void> {
+    this.gets.close();
     await this.channel?.close();
   }
 
   get streamName(): string {
-    return this.reader.stream;
+    return this.gets.stream;
   }
 
   append(sessionId: string, entry: LogEntry): Promise<void> {
@@ -216,7 +209,7 @@ export class JetStreamFrameLog implements FrameLog {
     } catch (error) {
       if (own) {
         // Stored behind a hole: take it out again before anyone relies on it.
-        await this.jsm.streams.deleteMessage(this.reader.stream, own.seq, false);
+        await this.jsm.streams.deleteMessage(this.gets.stream, own.seq, false);
       }
       throw new PredecessorNotStoredError(sessionId, entry.seq, error);
     }
@@ -262,7 +255,7 @@ export class JetStreamFrameLog implements FrameLog {
     let fresh = false;
     for (let attempt = 1; ; attempt++) {
       if (!head) {
-        head = await this.readHead(subject);
+        head = await this.reads.head(subject);
         fresh = true;
       }
       const expected = head.lastSeq + 1;
@@ -291,128 +284,31 @@ export class JetStreamFrameLog implements FrameLog {
         // last message without changing the sequence (the re-read then allows a retry).
         head = undefined;
         if (attempt >= MAX_ATTEMPTS) {
-          const now = await this.readHead(subject);
+          const now = await this.reads.head(subject);
           throw new SequenceConflictError(sessionId, now.lastSeq + 1, entry.seq);
         }
       }
     }
   }
 
-  async read(sessionId: string, afterSeq: number, opts: { toSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
-    requireInteger('afterSeq', afterSeq);
-    if (opts.toSeq !== undefined) requireInteger('toSeq', opts.toSeq);
-    if (opts.limit !== undefined) requireInteger('limit', opts.limit);
-    if (opts.limit !== undefined && opts.limit <= 0) return [];
-    const subject = this.subjects.frames(sessionId);
-    const [first, last] = await this.ends(subject);
-    const bounds = boundsOf(first, last);
-    const from = Math.max(afterSeq + 1, bounds.firstSeq);
-    let to = Math.min(opts.toSeq ?? bounds.lastSeq, bounds.lastSeq);
-    if (opts.limit !== undefined) to = Math.min(to, from + opts.limit - 1);
-    if (to < from || !first || !last) return [];
-
-    const start = await this.reader.locate(subject, from, first, last);
-    if (!start || start.decoded.kind !== 'entry') return [];
-    const out: LogEntry[] = [];
-    let seq = start.decoded.entry.seq;
-    if (seq > to) return out;
-    out.push(start.decoded.entry);
-    if (seq === to) return out;
-    if (to - seq <= DIRECT_READ_MAX) return this.readDirect(subject, start.streamSeq, seq, to, out);
-    // One message of slack: a mark left by an interrupted trim can sit between entries.
-    for await (const m of this.reader.scan(subject, start.streamSeq + 1, { max: to - seq + 1 })) {
-      const decoded = decode(m.headers, m.data);
-      if (decoded.kind === 'mark' || decoded.entry.seq <= seq) continue;
-      if (decoded.entry.seq > to) break;
-      out.push(decoded.entry);
-      seq = decoded.entry.seq;
-      if (seq === to) break;
-    }
-    return out;
+  read(sessionId: string, afterSeq: number, opts: { toSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
+    return this.reads.read(this.subjects.frames(sessionId), afterSeq, opts);
   }
 
-  /**
-   * The entries after `seq` up to `to`, one direct get each from stream position `streamSeq` on:
-   * no consumer, so no request to the JetStream meta leader, which a cluster that just lost it
-   * answers only once it has elected another (seconds). Subscribers fill their small gaps so.
-   */
-  private async readDirect(
-    subject: string,
-    streamSeq: number,
-    seq: number,
-    to: number,
-    out: LogEntry[],
-  ): Promise<LogEntry[]> {
-    for (let at = streamSeq; seq < to;) {
-      const m = await this.reader.firstAtOrAfter(subject, at + 1);
-      if (!m) break;
-      at = m.streamSeq;
-      if (m.decoded.kind === 'mark' || m.decoded.entry.seq <= seq) continue;
-      if (m.decoded.entry.seq > to) break;
-      out.push(m.decoded.entry);
-      seq = m.decoded.entry.seq;
-    }
-    return out;
-  }
-
-  async bounds(sessionId: string): Promise<LogBounds> {
-    const [first, last] = await this.ends(this.subjects.frames(sessionId));
-    return boundsOf(first, last);
+  bounds(sessionId: string): Promise<LogBounds> {
+    return this.reads.bounds(this.subjects.frames(sessionId));
   }
 
   subscribe(sessionId: string, onEntry: (entry: LogEntry) => void, onCut?: (cut: LogCut) => void): Unsubscribe {
-    const feed = new LiveFeed({
-      read: (afterSeq, toSeq) => this.read(sessionId, afterSeq, { toSeq, limit: FILL_BATCH }),
+    const source = {
+      nc: this.nc,
+      subjects: this.subjects,
+      read: (afterSeq: number, opts: { toSeq: number; limit: number }) => this.read(sessionId, afterSeq, opts),
       bounds: () => this.bounds(sessionId),
-      deliver: onEntry,
-      report: (error) => this.report(error, sessionId),
-    });
-    const feedFrom = (subject: string, take: (entry: LogEntry) => void): Subscription =>
-      this.nc.subscribe(subject, {
-        callback: (error, msg) => {
-          if (error) return this.report(error, sessionId);
-          let decoded;
-          try {
-            decoded = decode(msg.headers, msg.data);
-          } catch (decodeError) {
-            return this.report(decodeError, sessionId);
-          }
-          if (decoded.kind === 'entry') take(decoded.entry);
-        },
-      });
-    const subs = [
-      feedFrom(this.subjects.live(sessionId), (e) => feed.stored(e)),
-      feedFrom(this.subjects.early(sessionId), (e) => feed.early(e)),
-    ];
-    if (onCut) {
-      subs.push(
-        this.nc.subscribe(this.subjects.cut(sessionId), {
-          callback: (error, msg) => {
-            if (error) return this.report(error, sessionId);
-            const cut = decodeCut(msg.data);
-            if (!cut) return this.report(new Error('malformed log cut notice'), sessionId);
-            try {
-              onCut(cut);
-            } catch (cutError) {
-              this.report(cutError, sessionId);
-            }
-          },
-        }),
-      );
-    }
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      feed.dispose();
-      for (const sub of subs) {
-        try {
-          sub.unsubscribe();
-        } catch {
-          // The connection is already closed: the subscription went with it.
-        }
-      }
+      report: (error: unknown) => this.report(error, sessionId),
+      stored: (m: Located) => this.reads.cache.put(this.subjects.frames(sessionId), m),
     };
+    return subscribeSession(source, sessionId, onEntry, onCut);
   }
 
   /**
@@ -427,88 +323,25 @@ export class JetStreamFrameLog implements FrameLog {
     }
   }
 
-  async trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds> {
-    const subject = this.subjects.frames(sessionId);
-    for (let attempt = 1; ; attempt++) {
-      const [first, last] = await this.ends(subject);
-      if (!first || !last) return boundsOf(first, last);
-      const lastSeq = seqOf(last);
-      if (last.decoded.kind === 'mark') {
-        // Already empty; finish the purge of a trim that stopped between its mark and its purge.
-        if (first.streamSeq < last.streamSeq) await this.purgeBelow(subject, last.streamSeq);
-        return boundsOf(last, last);
-      }
-      const kept = retentionKeeps(policy, lastSeq, nowMs);
-      if (first.decoded.kind === 'entry' && kept(first.decoded.entry.seq, first.decoded.entry.ts)) {
-        return boundsOf(first, last);
-      }
-
-      const firstKept = await this.firstKept(subject, first, last, kept);
-      if (firstKept) {
-        // By stream sequence, not `keep: N`: an append landing meanwhile cannot shift what goes.
-        await this.purgeBelow(subject, firstKept.streamSeq);
-        return { firstSeq: firstKept.seq, lastSeq };
-      }
-      try {
-        const ack = await this.js.publish(subject, EMPTY, {
-          headers: encodeMark(lastSeq),
-          expect: { lastSubjectSequence: last.streamSeq },
+  trim(sessionId: string, policy: RetentionPolicy, nowMs: number): Promise<LogBounds> {
+    return this.trims.trim(this.subjects.frames(sessionId), policy, nowMs, (head) => {
+      const tail = this.tails.get(sessionId);
+      // An append still in flight will meet the mark (and be retried); a settled head moves to it.
+      if (!tail || tail.streamSeq !== undefined) {
+        this.tails.set(sessionId, {
+          seq: head.lastSeq,
+          published: Promise.resolve(undefined),
+          streamSeq: head.streamSeq,
+          stored: Promise.resolve(),
         });
-        const tail = this.tails.get(sessionId);
-        // An append still in flight will meet the mark (and be retried); a settled head moves to it.
-        if (!tail || tail.streamSeq !== undefined) {
-          this.tails.set(sessionId, {
-            seq: lastSeq,
-            published: Promise.resolve(undefined),
-            streamSeq: ack.seq,
-            stored: Promise.resolve(),
-          });
-        }
-        await this.purgeBelow(subject, ack.seq);
-        return { firstSeq: lastSeq + 1, lastSeq };
-      } catch (error) {
-        // An append landed after we looked: it is young, so judge again with it.
-        if (!isWrongLastSequence(error) || attempt >= MAX_ATTEMPTS) throw error;
       }
-    }
+    });
   }
 
   async remove(sessionId: string): Promise<void> {
     this.tails.delete(sessionId);
-    await this.jsm.streams.purge(this.reader.stream, { filter: this.subjects.frames(sessionId) });
-  }
-
-  /**
-   * Walks headers only, oldest first, to the first entry to keep; stops there, so the cost is the
-   * number of entries dropped, like the memory log. Stopping at the first kept entry (rather than
-   * searching by age) keeps what remains gapless even if the owner's clock stepped back.
-   */
-  private async firstKept(
-    subject: string,
-    first: Located,
-    last: Located,
-    kept: (seq: number, ts: number) => boolean,
-  ): Promise<{ streamSeq: number; seq: number } | undefined> {
-    for await (const m of this.reader.scan(subject, first.streamSeq, { headersOnly: true })) {
-      if (m.streamSeq > last.streamSeq) return undefined;
-      const meta = decodeMeta(m.headers);
-      if (meta.kind === 'entry' && kept(meta.seq, meta.ts)) return { streamSeq: m.streamSeq, seq: meta.seq };
-      if (m.streamSeq === last.streamSeq) return undefined;
-    }
-    return undefined;
-  }
-
-  private async purgeBelow(subject: string, streamSeq: number): Promise<void> {
-    await this.jsm.streams.purge(this.reader.stream, { filter: subject, seq: streamSeq });
-  }
-
-  private async ends(subject: string): Promise<[Located | undefined, Located | undefined]> {
-    return Promise.all([this.reader.firstAtOrAfter(subject), this.reader.last(subject)]);
-  }
-
-  private async readHead(subject: string): Promise<Head> {
-    const last = await this.reader.last(subject);
-    return last ? { lastSeq: seqOf(last), streamSeq: last.streamSeq } : { lastSeq: 0, streamSeq: 0 };
+    this.reads.cache.forget(this.subjects.frames(sessionId));
+    await this.trims.purgeAll(this.subjects.frames(sessionId));
   }
 
   private report(error: unknown, sessionId: string): void {
@@ -518,29 +351,4 @@ export class JetStreamFrameLog implements FrameLog {
       // A failing reporter must not break delivery.
     }
   }
-}
-
-/**
- * Bounds from the subject's first and last messages. A mark as the last message means nothing is
- * retained; a mark as the first means retention starts right after the sequence it remembers.
- */
-function boundsOf(first: Located | undefined, last: Located | undefined): LogBounds {
-  if (!last) return { firstSeq: 1, lastSeq: 0 };
-  const lastSeq = seqOf(last);
-  if (last.decoded.kind === 'mark' || !first) return { firstSeq: lastSeq + 1, lastSeq };
-  const firstSeq = first.decoded.kind === 'mark' ? first.decoded.seq + 1 : first.decoded.entry.seq;
-  // The two gets are not one snapshot: a trim between them must not yield firstSeq > lastSeq + 1.
-  return { firstSeq: Math.min(firstSeq, lastSeq + 1), lastSeq };
-}
-
-function isWrongLastSequence(error: unknown): boolean {
-  return (
-    error instanceof JetStreamApiError &&
-    (error.code === JetStreamApiCodes.StreamWrongLastSequence ||
-      error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
-  );
-}
-
-function requireInteger(name: string, value: number): void {
-  if (!Number.isInteger(value)) throw new RangeError(`${name} must be an integer, got ${value}`);
 }

@@ -7,6 +7,7 @@ import {
   TimeoutError,
 } from '@nats-io/transport-node';
 import { JetStreamApiError, JetStreamError } from '@nats-io/jetstream';
+import { DirectGetError, DirectGetTimeoutError } from './direct-gets';
 
 /** NATS's own status for "no JetStream server can answer now" (no responders, no stream leader). */
 const SERVICE_UNAVAILABLE = 503;
@@ -27,7 +28,8 @@ export function isNatsOutage(err: unknown): boolean {
   ) {
     return true;
   }
-  if (err instanceof JetStreamApiError) return err.status === SERVICE_UNAVAILABLE;
+  if (err instanceof DirectGetTimeoutError) return true;
+  if (err instanceof JetStreamApiError || err instanceof DirectGetError) return err.status === SERVICE_UNAVAILABLE;
   if (err instanceof JetStreamError) return (err as { code?: unknown }).code === SERVICE_UNAVAILABLE;
   return err instanceof Error && err.cause !== undefined && isNatsOutage(err.cause);
 }

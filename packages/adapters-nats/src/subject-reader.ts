@@ -1,6 +1,7 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import type { MsgHdrs } from '@nats-io/transport-node';
-import { decode, type Decoded } from './codec';
+import type { Decoded } from './codec';
+import type { DirectGets } from './direct-gets';
 
 /** A message of a session's subject, with where the stream stored it. */
 export interface Located {
@@ -27,33 +28,33 @@ const FETCH_EXPIRES_MS = 1000;
 const CONSUMER_INACTIVE_MS = 30_000;
 
 /**
- * Reads one stream subject by subject. Point reads use direct get (server 2.9+, `allow_direct`);
- * ranges use an ordered consumer filtered to the subject.
+ * Reads one stream subject by subject. Point reads and ranges use direct get (server 2.9+,
+ * `allow_direct`; range-read.ts); only `trim`'s walk over old headers uses an ordered consumer.
  *
  * Deliberately NOT used, because the deployment target is nats-server 2.9.10:
  * - multi-subject consumer filters (`filter_subjects`, 2.10): on 2.9 the server ignores the
  *   plural field and the consumer silently gets NO filter; the ordered consumer is given one
  *   subject as a string, which the client sends as the singular `filter_subject`;
- * - batch direct get (`direct.getBatch`, 2.11), which would read a range in one request
- *   without creating a consumer: `read` and `trim` would drop their consumer round trips.
+ * - batch direct get (`direct.getBatch`, 2.11; 2.9 answers "batch direct require server 2.11.0"),
+ *   which would read a range in one request: 2.9 takes one get per entry, pipelined.
  */
 export class SubjectReader {
   constructor(
-    private readonly jsm: JetStreamManager,
     private readonly js: JetStreamClient,
-    readonly stream: string,
+    readonly gets: DirectGets,
   ) {}
 
-  async last(subject: string): Promise<Located | undefined> {
-    const m = await this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
-    return m ? { streamSeq: m.seq, decoded: decode(m.header, m.data) } : undefined;
+  get stream(): string {
+    return this.gets.stream;
+  }
+
+  last(subject: string): Promise<Located | undefined> {
+    return this.gets.get({ last_by_subj: subject });
   }
 
   /** The subject's first message stored at or after `streamSeq`. */
-  async firstAtOrAfter(subject: string, streamSeq = 0): Promise<Located | undefined> {
-    const query = streamSeq > 0 ? { seq: streamSeq, next_by_subj: subject } : { next_by_subj: subject };
-    const m = await this.jsm.direct.getMessage(this.stream, query);
-    return m ? { streamSeq: m.seq, decoded: decode(m.header, m.data) } : undefined;
+  firstAtOrAfter(subject: string, streamSeq = 0): Promise<Located | undefined> {
+    return this.gets.get(streamSeq > 0 ? { seq: streamSeq, next_by_subj: subject } : { next_by_subj: subject });
   }
 
   /**
@@ -129,13 +130,13 @@ export class SubjectReader {
 }
 
 /** Lowest stream position the entry `seq` can have, knowing message `m` (which precedes it). */
-function lowerBound(m: Located, seq: number): number {
+export function lowerBound(m: Located, seq: number): number {
   // An entry e < seq is followed by entries e+1..seq; a mark of m < seq by entries m+1..seq.
   return m.streamSeq + (seq - seqOf(m));
 }
 
 /** Highest stream position the entry `seq` can have, knowing message `m` (which follows it). */
-function upperBound(m: Located, seq: number): number {
+export function upperBound(m: Located, seq: number): number {
   // Entries seq..e-1 precede an entry e; entries seq..m precede a mark of m.
   const between = m.decoded.kind === 'entry' ? m.decoded.entry.seq - seq : m.decoded.seq - seq + 1;
   return m.streamSeq - between;

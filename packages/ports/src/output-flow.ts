@@ -39,7 +39,7 @@ export const LAG_WATCH_MS = 100;
 export const REPLAY_STALL_MS = PACE_MAX_HOLD_MS;
 /** A send waiting for room looks at the socket this often when uWS reports no drain. */
 export const ROOM_POLL_MS = 20;
-/** Log entries read at a time by a catch-up or replay: what the JetStream log serves with direct gets. */
+/** Log entries read at a time by a catch-up or replay: what one reader makes this edge hold beside its socket backlog. */
 export const REPLAY_BATCH = 64;
 /** A gap in the live feed waits this long for the log to store what the feed brought first. */
 export const GAP_STORE_WAIT_MS = 5000;

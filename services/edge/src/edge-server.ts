@@ -140,6 +140,14 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       closeCutSession(cutClose, sessionId, cut);
     },
     onClosedReached: (conn) => setImmediate(() => handler.goodbye(conn, 'session_closed', CloseCode.NORMAL)),
+    // A catch-up or replay whose log read failed (no answer in time): an Error naming where to
+    // resume, then the close; the client reconnects with replay_from instead of waiting for good.
+    onReadFailed: (conn, err) => {
+      const why = err instanceof Error ? err.message : String(err);
+      logger.warn({ session_id: conn.sessionId, client_id: conn.clientId, err: why }, 'frame log read failed');
+      const message = `the session frame log could not be read (${why}): reconnect with replay_from ${conn.lastSeq}`;
+      handler.fail(conn, 'INTERNAL', message, undefined, CloseCode.SERVER_ERROR);
+    },
   });
   const auth = new Authenticator({
     tokens: deps.tokens,

@@ -28,8 +28,13 @@ async function watch(ctx: ScenarioContext, url: string, frames: number, replayFr
     w.last = Math.max(w.last, seq);
   };
   let live = 0;
+  // Frames still arriving between close() and the close itself are not the watch's: counted in
+  // `last`, they raised the drop's last sequence after the re-join had already sent it as
+  // replay_from, and a replay that resumed exactly there was scored as starting too early.
+  let done = false;
   return new Promise((resolve) => {
     const finish = (): void => {
+      done = true;
       clearTimeout(timer);
       sock.close();
       resolve(w);
@@ -37,6 +42,7 @@ async function watch(ctx: ScenarioContext, url: string, frames: number, replayFr
     const timer = setTimeout(finish, 10_000);
     sock.ws.once('close', finish);
     sock.onFrame = (f) => {
+      if (done) return;
       if (typeof f.sequence === 'number') seen(f.sequence);
       if (f.op === 'binding_hello') sock.send('pty.join_session', { role: 'observer' }, replayFrom);
       else if (f.payload?.code === 'REPLAY_OUT_OF_RANGE') w.outOfRange = true;
@@ -49,6 +55,7 @@ async function watch(ctx: ScenarioContext, url: string, frames: number, replayFr
       }
     };
     sock.onOutput = (_payload, seq) => {
+      if (done) return;
       seen(seq);
       if (w.keyframe && ++live >= frames) finish();
     };

@@ -83,10 +83,12 @@ export class JoinFlow {
     // The replay window is judged, and read, as of the join request: the join's own frames may
     // trigger a trim that would otherwise push a valid replay_from out of range.
     const verdict = await judgeReplay(this.ctx, conn, f.replay_from);
-    let replay: LogEntry[] | undefined;
-    if (verdict && !verdict.outOfRange) {
-      replay = await deps.log.read(conn.sessionId, f.replay_from ?? 0, { toSeq: verdict.bounds.lastSeq });
-    }
+    // Read while the owner joins (the read is sent first): the two round trips overlap.
+    const reading =
+      verdict && !verdict.outOfRange
+        ? deps.log.read(conn.sessionId, f.replay_from ?? 0, { toSeq: verdict.bounds.lastSeq })
+        : undefined;
+    reading?.catch(() => undefined); // awaited below; a join that fails first must not leave it unhandled
     const result = await this.controlJoin(conn, {
       clientId: conn.clientId,
       edgeId: deps.edgeId,
@@ -98,6 +100,14 @@ export class JoinFlow {
       ...(size ? { size } : {}),
     });
     if (result === 'closed') return this.joinClosed(conn, f);
+    let replay: LogEntry[] | undefined;
+    try {
+      replay = await reading;
+    } catch (err) {
+      // The join's Error answers the request; the owner holds a member nobody will release otherwise.
+      void deps.control.leave(conn.sessionId, conn.clientId).catch(() => undefined);
+      throw err;
+    }
     if (!advance(conn, 'joined')) {
       // Closed meanwhile: the owner holds a member nobody will release otherwise.
       void deps.control.leave(conn.sessionId, conn.clientId).catch(() => undefined);

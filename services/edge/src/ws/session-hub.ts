@@ -53,6 +53,11 @@ export interface HubOptions {
    * sent it too (closedSeq): its goodbye is due. Those live at the close get theirs at once.
    */
   onClosedReached?: (conn: Conn) => void;
+  /**
+   * A catch-up or replay could not read the log (it did not answer in time): the connection
+   * cannot be brought up to date here and must be ended with an Error, never left waiting.
+   */
+  onReadFailed?: (conn: Conn, error: unknown) => void;
   metrics?: EdgeMetrics;
 }
 
@@ -255,7 +260,8 @@ export class SessionHub implements Disposable {
    * hub serialized when it is all kept, else read from the log a batch at a time. With `stallMs`,
    * a reader whose socket drains nothing for that long is skipped forward (lagged); without, it
    * is waited for as long as its connection lasts. Frames the log no longer holds skip it forward
-   * too, never silently. False when the connection lagged or closed.
+   * too, never silently; a read that fails goes to `onReadFailed`. False when the connection
+   * lagged, closed or could not be read for.
    */
   async sendRange(conn: Conn, afterSeq: number, toSeq: number, stallMs?: number): Promise<boolean> {
     if (conn.position < afterSeq) conn.position = afterSeq;
@@ -268,7 +274,13 @@ export class SessionHub implements Disposable {
       }
       this.hotMisses++;
       this.opts.metrics?.hotWindowMiss();
-      const entries = await this.opts.log.read(this.sessionId, conn.position, { toSeq, limit: REPLAY_BATCH });
+      let entries: LogEntry[];
+      try {
+        entries = await this.opts.log.read(this.sessionId, conn.position, { toSeq, limit: REPLAY_BATCH });
+      } catch (error) {
+        if (usable(conn)) this.opts.onReadFailed?.(conn, error);
+        return false;
+      }
       if (!usable(conn)) return false;
       if ((entries[0]?.seq ?? Number.POSITIVE_INFINITY) > conn.position + 1) {
         // Trimmed away meanwhile (the log is gapless): the reader is told, and handed a Keyframe.
