@@ -1,7 +1,7 @@
 /**
  * The operations contract the deploy artifacts are written against. The service code is the
- * source of truth: when its configuration table and metrics registry land, a test should
- * cross-check these lists against them (see deploy/README.md, "What the code must provide").
+ * source of truth: tests/observability/contract.test.ts cross-checks these lists against its
+ * configuration table and metrics registry (see deploy/README.md, "What is validated, and how").
  */
 
 /** Every environment variable the deploy artifacts may set for edge/agent containers. */
