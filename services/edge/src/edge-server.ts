@@ -96,7 +96,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     maxPending: config.maxHttpRequests,
     hosts: new HostPolicy(config.allowedHosts, config.authEnabled),
   });
-  // mTLS (PTYWS_TLS_CA): a TLS front verifies client certificates and relays to the app on loopback.
+  // mTLS (PTYWS_TLS_CA): a TLS front verifies client certificates and relays to the app over a private unix socket.
   const front =
     config.tlsCa !== undefined && config.tlsCert !== undefined && config.tlsKey !== undefined
       ? new MtlsFront({ certFile: config.tlsCert, keyFile: config.tlsKey, caFile: config.tlsCa, logger })

@@ -141,7 +141,7 @@ export function normalizeAddress(text: string): string {
 
 /** The uWS app: SSLApp when a certificate is configured (https and wss on the same port), else App. */
 export function createApp(config: Config, logger: Logger): TemplatedApp {
-  // With PTYWS_TLS_CA the MtlsFront terminates TLS; the app behind it listens on loopback only.
+  // With PTYWS_TLS_CA the MtlsFront terminates TLS; the app behind it listens on a private unix socket only.
   if (config.tlsCa !== undefined) return uWS.App();
   if (config.tlsCert !== undefined && config.tlsKey !== undefined) {
     // uWS fails silently (an app that never listens) on unreadable files: check them for a clear error.

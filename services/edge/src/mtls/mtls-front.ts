@@ -20,7 +20,7 @@ export interface MtlsFrontOptions {
 
 /**
  * Terminates TLS with client-certificate verification (PTYWS_TLS_CA) in front of the uWS app and
- * relays each verified connection to it over loopback.
+ * relays each verified connection to it over a private unix socket.
  *
  * Why not uWS's own SSLApp `ca_file_name`: the uWebSockets.js build in use refuses a certificate
  * from an unknown CA but accepts a client that sends none (measured: the handshake succeeds), and
