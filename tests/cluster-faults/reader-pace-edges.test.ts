@@ -1,7 +1,7 @@
 /**
  * Output waits for most readers of the session, across edges (ARCHITECTURE, "Output waits for
  * most readers"). A reader that stops reading on edge B makes B hold the session's
- * output and keep back what arrives meanwhile (SessionHub's held queue), but the owner does not
+ * output and keep back what arrives meanwhile (OutputFlow's HeldOutput), but the owner does not
  * stop the PTY while a reader on edge A keeps up: the program runs on, A gets every byte, and B
  * keeps back no more than its bound, so its reader is skipped forward (PTY_OUTPUT_LAGGED, then a
  * Keyframe) and is live again once it reads.

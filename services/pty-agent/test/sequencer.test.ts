@@ -88,7 +88,7 @@ describe('Sequencer', () => {
     for (const n of range(200)) a.sequencer.output('stdout', Buffer.from(`frame ${n}`));
     await settled(a.sequencer);
     expect(small.maxOutstanding()).toBe(32);
-    // 256 KiB frames: the bytes do (what reaches an edge after the PTY stops being read, session-hub.ts).
+    // 256 KiB frames: the bytes do (what reaches an edge after the PTY stops being read: HeldOutput, edge ws/output-flow).
     const big = remoteLog(new MemoryFrameLog(), () => false);
     const b = sequencerOn(big.log);
     for (let n = 0; n < 40; n++) b.sequencer.output('stdout', Buffer.alloc(256 * 1024, 0x61));
