@@ -1,5 +1,5 @@
 import type { ClientOp, Envelope, JoinSessionPayload } from '@pty-ws/protocol';
-import { CLIENT_OPS, clientFrame } from '@pty-ws/protocol';
+import { CLIENT_OPS, clientFrame, rfc3339 } from '@pty-ws/protocol';
 import { remainingMs, type Clock } from './clock';
 import type { Connection } from './connection';
 import { asPtyWsError, PtyWsError } from './errors';
@@ -7,6 +7,7 @@ import type { RoleEvent } from './events';
 import type { JoinOptions } from './options';
 import type { PtySession } from './pty-session';
 import type { RequestTracker } from './requests';
+import { payloadRecord } from './wire';
 
 export interface RequestOptions {
   /** Overrides `requestTimeoutMs` for this call. */
@@ -50,6 +51,17 @@ export class Outbox {
     const expects =
       'expects' in options ? options.expects : ((CLIENT_OPS as Record<string, string | null>)[op] ?? undefined);
     return this.send(op, payload, remainingMs(this.d.clock, timeoutMs, started), options.replayFrom, expects, map);
+  }
+
+  /** Application-level ping (binding §5.6): the round trip timed on the client's monotonic clock. */
+  ping(options: RequestOptions): Promise<PingResult> {
+    const clientTs = rfc3339();
+    const sent = this.d.clock.monotonic();
+    return this.call('ping', { client_ts: clientTs }, options, (frame) => {
+      const serverTs = payloadRecord(frame)['server_ts'];
+      const rttMs = this.d.clock.monotonic() - sent;
+      return { clientTs, serverTs: typeof serverTs === 'string' ? serverTs : '', rttMs };
+    });
   }
 
   /** Sends a tracked request on the current connection, without waiting for `open`. */

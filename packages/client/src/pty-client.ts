@@ -8,17 +8,7 @@ import type {
   ServiceParameters,
   Task,
 } from '@pty-ws/protocol';
-import {
-  CLIENT_OPS,
-  clientFrame,
-  encodeBase64,
-  encodeInputFrame,
-  MAX_DIMENSION,
-  MIN_COLS,
-  MIN_ROWS,
-  rfc3339,
-  utf8,
-} from '@pty-ws/protocol';
+import { CLIENT_OPS, clientFrame, utf8 } from '@pty-ws/protocol';
 import { remainingMs, type Clock } from './clock';
 import type { CloseInfo } from './connection';
 import { Emitter, type EmitFn } from './emitter';
@@ -41,13 +31,11 @@ import { ReconnectSupervisor } from './reconnect-supervisor';
 import { RequestTracker } from './requests';
 import { TaskOps, type ListTasksResult } from './task-ops';
 import type { TaskStream } from './tasks';
-import { payloadRecord } from './wire';
+import { isTerminalSize, sendInput } from './terminal-input';
 
 export type { ListTasksResult } from './task-ops';
 export type { PingResult, RequestOptions } from './outbound';
-
-/** Input bytes per frame: as JSON (base64, ~4/3) still well under the default 128 KiB frame limit. */
-export const INPUT_CHUNK_BYTES = 64 * 1024;
+export { INPUT_CHUNK_BYTES } from './terminal-input';
 
 /**
  * A client for one `(instance_id, session_id)` attach endpoint: the A2A core ops as promises, the
@@ -241,12 +229,7 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   input(data: Uint8Array | string): boolean {
     const conn = this.link.conn;
     if (this.state !== 'open' || !this.pty.joined || !conn?.isOpen) return false;
-    const bytes = typeof data === 'string' ? utf8(data) : data;
-    for (let at = 0; at < bytes.length || at === 0; at += INPUT_CHUNK_BYTES) {
-      const chunk = bytes.subarray(at, at + INPUT_CHUNK_BYTES);
-      if (this.opts.mode === 'binary') conn.sendBinary(encodeInputFrame(chunk));
-      else conn.send(clientFrame('pty.session_input', { data: encodeBase64(chunk) }));
-    }
+    sendInput(conn, this.opts.mode, typeof data === 'string' ? utf8(data) : data);
     return true;
   }
 
@@ -256,7 +239,7 @@ export class PtyClient extends Emitter<PtyClientEvents> {
    * reach the PTY (rendering rules, phase 1). Debouncing is the caller's job.
    */
   resize(cols: number, rows: number): boolean {
-    if (!isDimension(cols, MIN_COLS) || !isDimension(rows, MIN_ROWS)) return false;
+    if (!isTerminalSize(cols, rows)) return false;
     const conn = this.link.conn;
     if (this.state !== 'open' || !this.pty.joined || !conn?.isOpen) {
       // Remembered for the rejoin after a reconnect: the local terminal has this size now.
@@ -331,13 +314,7 @@ export class PtyClient extends Emitter<PtyClientEvents> {
 
   /** Application-level ping (binding §5.6). */
   async ping(options: RequestOptions = {}): Promise<PingResult> {
-    const clientTs = rfc3339();
-    const sent = this.clock.monotonic();
-    return this.outbox.call('ping', { client_ts: clientTs }, options, (frame) => {
-      const serverTs = payloadRecord(frame)['server_ts'];
-      const rttMs = this.clock.monotonic() - sent;
-      return { clientTs, serverTs: typeof serverTs === 'string' ? serverTs : '', rttMs };
-    });
+    return this.outbox.ping(options);
   }
 
   /**
@@ -400,8 +377,4 @@ export class PtyClient extends Emitter<PtyClientEvents> {
   private whenOpen(timeoutMs: number): Promise<void> {
     return this.gate.whenOpen(this.state, timeoutMs);
   }
-}
-
-function isDimension(n: number, min: number): boolean {
-  return Number.isInteger(n) && n >= min && n <= MAX_DIMENSION;
 }

@@ -1,42 +1,16 @@
+/**
+ * The transcript archiver: copies one session's log entries into its TranscriptArchive in chunks,
+ * deferred while output flows. Its knobs are in archiver-options.ts, entry sizes and chunk cuts in
+ * chunk-sizes.ts, the byte quotas' trimming in quota-trimmer.ts.
+ */
 import type { FrameLog, LogEntry, RetentionPolicy, TranscriptArchive } from '@pty-ws/ports';
 import { isSequenceConflict } from '@pty-ws/ports';
 import type { TranscriptArchiveMetrics } from '@pty-ws/telemetry';
-import type { ArchiveQuota } from './archive-quota';
+import { DEFAULT_ARCHIVER_OPTIONS, type ArchiverOptions } from './archiver-options';
+import { entrySize, payloadBytes, takeChunk } from './chunk-sizes';
+import { QuotaTrimmer } from './quota-trimmer';
 
-export interface ArchiverOptions {
-  /** A chunk holds at most this many entries … */
-  chunkFrames: number;
-  /** … and closes once it holds this many bytes of output. */
-  chunkBytes: number;
-  /** A partial chunk waits at least this long after the oldest waiting entry was appended … */
-  flushMs: number;
-  /**
-   * … and then, as a full chunk does at once, for the session's output to pause for `quietMs`:
-   * archiving yields to live output, unless `maxDeferBytes` of output are waiting or the oldest
-   * waiting entry is `maxDeferMs` old. The log holds every unarchived entry anyway (its trim is
-   * guarded by `archivedThrough`), so waiting loses nothing.
-   */
-  quietMs: number;
-  maxDeferMs: number;
-  maxDeferBytes: number;
-  /**
-   * Output the archiver holds itself while it waits; past it, it lets go of the oldest half and
-   * reads those entries back from the log when it writes them (in cluster mode the log is
-   * JetStream, so a deferred stream is not held twice, once in the agent's memory).
-   */
-  maxHeldBytes: number;
-  logger: { warn(obj: object, msg: string): void };
-  /** Chunks and bytes written, failed writes, frames waiting (`ptyws_transcript_*`). */
-  metrics?: TranscriptArchiveMetrics;
-  /** The byte quotas (archive-quota.ts); absent: none. */
-  quota?: ArchiveQuota;
-}
-
-/**
- * Over a quota, the archive is cut to this fraction of what it may keep: the file archive rewrites
- * what it keeps when it drops chunks, so trimming to just under the quota would do so per chunk.
- */
-const QUOTA_TRIM_TO = 0.75;
+export { DEFAULT_ARCHIVER_OPTIONS, type ArchiverOptions } from './archiver-options';
 
 /**
  * Unwritten output past which a healthy archive asks for the PTY to pause, and where it resumes.
@@ -44,29 +18,6 @@ const QUOTA_TRIM_TO = 0.75;
  */
 const BACKLOG_HIGH = 64 * 1024 * 1024;
 const BACKLOG_LOW = 8 * 1024 * 1024;
-
-export const DEFAULT_ARCHIVER_OPTIONS: Omit<ArchiverOptions, 'logger' | 'metrics'> = {
-  chunkFrames: 512,
-  // Each chunk costs a handover to the compressor thread and ~10 file operations with two
-  // fdatasyncs (single-node), or one INSERT: at 256 KiB those were ~2 ms of event-loop time per MB
-  // of a full-speed stream. 4 MiB saved another 2-6 ms of CPU per MB (all threads), but the chunk
-  // being built, framed and compressed is held besides the log's copy: under a `yes` flood the
-  // single node's RSS grew ~15 MB more, past the slow-consumer bound (tests/security). A 1 MiB
-  // chunk still decodes in a few ms for a range read.
-  chunkBytes: 1024 * 1024,
-  flushMs: 1000,
-  // Writing a chunk costs the stream it is written beside: on two cores a 50 MB stream ran
-  // 21-23 MB/s with chunks written as they filled and 27-29 MB/s with them written after it
-  // (docs/design-notes.md, "Archiving yields to live output"). A pause of 1 s is where a burst has ended: readers are still taking its
-  // tail for a while after the PTY's last byte (what the edge and the kernel's socket buffers
-  // hold; 0.4-0.5 s in the cluster's 100-reader fan-out, where with 100 ms a 50 MB chunk write
-  // ran beside the readers in some rounds). 48 MiB and 10 s bound what an endless stream leaves
-  // unarchived in the log. 4 MiB held: the rest is read back.
-  quietMs: 1000,
-  maxDeferMs: 10_000,
-  maxDeferBytes: 48 * 1024 * 1024,
-  maxHeldBytes: 4 * 1024 * 1024,
-};
 
 /** An archiver with the defaults, the configured overrides, and the agent's logger and metrics. */
 export function createArchiver(
@@ -86,9 +37,6 @@ export function createArchiver(
     ...(config.metrics ? { metrics: config.metrics } : {}),
   });
 }
-
-/** Estimated archived size of an event (its JSON) for the byte threshold. */
-const EVENT_BYTES = 256;
 
 /**
  * Copies one session's log entries into its TranscriptArchive in compressed chunks, off the
@@ -127,13 +75,8 @@ export class TranscriptArchiver {
   /** Entries handed over and let go unwritten (maxHeldBytes): the log has them until written. */
   private letGoFrames = 0;
   private letGoBytes = 0;
-  /**
-   * What the archive stores for this session, as far as this archiver knows: its size at start,
-   * plus each chunk's storedBound, reset by every trim.
-   */
-  private storedBytes = 0;
-  /** The archive no longer holds entries at or below this (dropped for the byte quota); 0: none dropped. */
-  private droppedThrough = 0;
+  /** What the archive stores for this session, and its trimming to the byte quotas. */
+  private readonly trimmer: QuotaTrimmer;
   /**
    * Told when the unwritten backlog passes BACKLOG_HIGH bytes while the archive is healthy (true),
    * and when it is back under BACKLOG_LOW, or the archive fails, or this archiver ends (false).
@@ -149,6 +92,7 @@ export class TranscriptArchiver {
     private readonly log: FrameLog,
     private readonly opts: ArchiverOptions,
   ) {
+    this.trimmer = new QuotaTrimmer(sessionId, archive, opts);
     this.loaded = this.load();
   }
 
@@ -163,7 +107,8 @@ export class TranscriptArchiver {
   /** The retention policy, never evicting past what this archive holds yet. */
   guard(policy: RetentionPolicy): RetentionPolicy {
     const archivedThrough = this.archivedThrough;
-    const dropped = this.droppedThrough > 0 ? { droppedThrough: this.droppedThrough } : {};
+    const droppedThrough = this.trimmer.droppedThrough;
+    const dropped = droppedThrough > 0 ? { droppedThrough } : {};
     return archivedThrough === undefined ? { ...policy, ...dropped } : { ...policy, archivedThrough, ...dropped };
   }
 
@@ -212,7 +157,7 @@ export class TranscriptArchiver {
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
     this.closed = true;
-    this.opts.quota?.forget(this.sessionId);
+    this.trimmer.forget();
     this.reportLag(); // what could not be written leaves with the archiver
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -223,8 +168,7 @@ export class TranscriptArchiver {
       try {
         const stats = await this.archive.stats(this.sessionId);
         this.through = stats.lastSeq;
-        this.storedBytes = stats.bytes;
-        if (stats.frames > 0) this.droppedThrough = stats.firstSeq - 1;
+        this.trimmer.loaded(stats);
         return;
       } catch (err) {
         this.warnOnce(err, 'transcript archive unreachable; frames stay in the replay log until it answers');
@@ -377,54 +321,16 @@ export class TranscriptArchiver {
     written: (chunk: readonly LogEntry[]) => void,
   ): Promise<number> {
     for (let i = 0; i < entries.length;) {
-      const chunk = this.takeChunk(entries, i);
+      const chunk = takeChunk(entries, i, this.opts.chunkFrames, this.opts.chunkBytes);
       await this.archive.append(this.sessionId, chunk);
       this.opts.metrics?.archiveChunkWritten(chunk.length, payloadBytes(chunk));
       this.through = chunk[chunk.length - 1]!.seq;
       i += chunk.length;
       written(chunk);
       this.reportLag();
-      this.storedBytes += storedBound(chunk);
-      await this.keepWithinQuota();
+      await this.trimmer.chunkWritten(chunk);
     }
     return this.through ?? 0;
-  }
-
-  /**
-   * Drops the oldest archived chunks when the session or the agent is over its byte quota; told as
-   * `ptyws_transcript_dropped_*` and one `transcript_trimmed` log line. A failed trim is retried
-   * after the next chunk; it never fails the write.
-   */
-  private async keepWithinQuota(): Promise<void> {
-    const quota = this.opts.quota;
-    const allowed = quota?.report(this.sessionId, this.storedBytes);
-    if (!quota || allowed === undefined) return;
-    try {
-      const trim = await this.archive.dropOldest(this.sessionId, Math.floor(allowed * QUOTA_TRIM_TO));
-      this.storedBytes = trim.remainingBytes;
-      this.droppedThrough = Math.max(this.droppedThrough, trim.firstSeq - 1);
-      quota.report(this.sessionId, trim.remainingBytes);
-      if (trim.chunks === 0) return;
-      this.opts.metrics?.archiveDropped(trim.frames, trim.bytes);
-      this.opts.logger.warn(
-        {
-          audit: 'transcript_trimmed',
-          session_id: this.sessionId,
-          dropped_frames: trim.frames,
-          dropped_bytes: trim.bytes,
-          kept_bytes: trim.remainingBytes,
-          first_seq: trim.firstSeq,
-          session_quota_bytes: quota.sessionBytes,
-          agent_quota_bytes: quota.agentBytes,
-        },
-        'transcript archive over its byte quota: its oldest chunks were dropped',
-      );
-    } catch (err) {
-      this.opts.logger.warn(
-        { session_id: this.sessionId, err: (err as Error)?.message ?? String(err) },
-        'transcript archive over its byte quota, and dropping its oldest chunks failed (retried after the next chunk)',
-      );
-    }
   }
 
   /** Reports the change of the frames this archiver holds unwritten (none once closed or broken). */
@@ -443,39 +349,8 @@ export class TranscriptArchiver {
     }
   }
 
-  /** The longest run from `start` within the chunk thresholds (at least one entry). */
-  private takeChunk(entries: readonly LogEntry[], start: number): LogEntry[] {
-    let bytes = 0;
-    let end = start;
-    while (end < entries.length && end - start < this.opts.chunkFrames) {
-      bytes += entrySize(entries[end]!);
-      end++;
-      if (bytes >= this.opts.chunkBytes) break;
-    }
-    return entries.slice(start, end);
-  }
-
   private warnOnce(err: unknown, msg: string): void {
     if (this.failures > 1) return;
     this.opts.logger.warn({ session_id: this.sessionId, err: (err as Error)?.message ?? String(err) }, msg);
   }
-}
-
-/** What an entry counts for in the thresholds and `ptyws_transcript_bytes_written_total`. */
-function entrySize(e: LogEntry): number {
-  return e.type === 'output' ? e.data.byteLength : EVENT_BYTES;
-}
-
-/**
- * An upper bound of what a chunk takes in the archive: its payload (compression never grows
- * terminal output by more than a few bytes) plus what each frame's sequence, id and time add
- * (~30-40 bytes, measured on incompressible output) and the chunk's header.
- */
-function storedBound(entries: readonly LogEntry[]): number {
-  return payloadBytes(entries) + 48 * entries.length + 64;
-}
-
-/** What `ptyws_transcript_bytes_written_total` counts of a chunk: output bytes, events estimated. */
-function payloadBytes(entries: readonly LogEntry[]): number {
-  return entries.reduce((n, e) => n + entrySize(e), 0);
 }

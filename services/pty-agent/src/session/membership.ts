@@ -36,6 +36,19 @@ export class Membership {
     return [...this.members.values()];
   }
 
+  /** The controllers' client ids. */
+  controllerIds(): string[] {
+    const ids: string[] = [];
+    for (const m of this.members.values()) if (m.role === 'controller') ids.push(m.clientId);
+    return ids;
+  }
+
+  /** True when no member but `clientId` is a controller. */
+  isOnlyController(clientId: string): boolean {
+    for (const m of this.members.values()) if (m.role === 'controller' && m.clientId !== clientId) return false;
+    return true;
+  }
+
   private count(role: PtyRole): number {
     let n = 0;
     for (const m of this.members.values()) if (m.role === role) n++;

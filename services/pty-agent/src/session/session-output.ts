@@ -13,8 +13,10 @@ import type { AgentMetrics, OutputHoldReason } from '@pty-ws/telemetry';
 import { createTerminalMirror, type TerminalMirror } from '../mirror/terminal-mirror';
 import { createArchiver, type ArchiverOptions, type TranscriptArchiver } from '../archive/transcript-archiver';
 import { Keyframes } from './keyframes';
+import type { Lifecycle } from './lifecycle';
+import { endCutLog } from './log-cut';
 import { OutputCoalescer } from './output-coalescer';
-import { Sequencer } from './sequencer';
+import { DEFAULT_GIVE_UP_MS, Sequencer } from './sequencer';
 
 /** The output path's settings: the agent's, the same for every session (part of RuntimeOptions). */
 export interface OutputSettings {
@@ -49,7 +51,7 @@ export interface SessionOutputOptions extends OutputSettings {
   lastSeq: number;
   size: TerminalSize;
   /** The session's lifecycle: cadence keyframes are made while it runs. */
-  lifecycle: () => 'running' | 'closing' | 'closed';
+  lifecycle: () => Lifecycle;
   /** The log refused this session's frames for good: the session must end. */
   onLogFailure: () => void;
   /** Entry timestamps, the keyframe cadence, trim pacing. */
@@ -217,6 +219,25 @@ export class SessionOutput {
   /** The log was given up: what was sequenced after its end never reached it. */
   get logCut(): boolean {
     return this.sequencer.failed;
+  }
+
+  /**
+   * The log was given up and the session ended: readers are told at once, and the log gets its
+   * `Closed` once it takes appends again (log-cut.ts).
+   */
+  endCutLog(): void {
+    const giveUpMs = this.opts.logOutage?.giveUpMs ?? DEFAULT_GIVE_UP_MS;
+    const lastSeq = this.sequencer.lastSeq;
+    void endCutLog({
+      sessionId: this.opts.sessionId,
+      log: this.opts.log,
+      cut: {
+        lastSeq,
+        message: `the session's frame log could not be written for ${Math.round(giveUpMs / 1000)} s: the session was ended, and output after the log's last frame was lost`,
+      },
+      clock: this.opts.clock,
+      logger: this.opts.logger,
+    });
   }
 
   /** The PTY is let go of (kill): its last output is read whatever the log does, so the exit comes. */

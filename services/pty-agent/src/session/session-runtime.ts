@@ -13,11 +13,12 @@ import type {
 } from '@pty-ws/ports';
 import { PtyFailure, isManagedPtyProcess, sessionEndedError, systemClock, type Clock } from '@pty-ws/ports';
 import type { TranscriptArchiver } from '../archive/transcript-archiver';
-import { ControllerSizes } from './controller-sizes';
+import { NEXT, type Lifecycle } from './lifecycle';
 import { Membership, type Caps } from './membership';
-import { endCutLog } from './log-cut';
+import { MembershipBatch } from './membership-batch';
 import { ReaderPace } from './reader-pace';
-import { DEFAULT_GIVE_UP_MS, type Sequencer } from './sequencer';
+import type { Sequencer } from './sequencer';
+import { SessionGeometry } from './session-geometry';
 import { SessionOutput, type OutputSettings } from './session-output';
 
 export interface RuntimeOptions extends OutputSettings {
@@ -28,18 +29,10 @@ export interface RuntimeOptions extends OutputSettings {
   clock?: Clock;
 }
 
-type Lifecycle = 'running' | 'closing' | 'closed';
-
-/** One way only: running → closing (the process ended, or the agent lets go of it) → closed. */
-const NEXT: Readonly<Record<Lifecycle, Lifecycle | undefined>> = {
-  running: 'closing',
-  closing: 'closed',
-  closed: undefined,
-};
-
 /**
  * One live session on its owner agent: the PTY, its output path (session-output.ts: mirror,
- * keyframes, the sequencer that makes every shared frame a log entry), and the membership.
+ * keyframes, the sequencer that makes every shared frame a log entry), its size
+ * (session-geometry.ts), and the membership (its frames: membership-batch.ts).
  * Lifecycle is one-way: running → closing (process gone, draining) → closed (`Closed` logged).
  */
 export class SessionRuntime {
@@ -48,11 +41,10 @@ export class SessionRuntime {
   /** Holds the PTY's output while every edge's readers are behind (reader-pace.ts). */
   private readonly readerPace: ReaderPace;
   private state: Lifecycle = 'running';
-  private size: TerminalSize;
-  /** Which controller's size the session follows (controller-sizes.ts). */
-  private readonly sizes = new ControllerSizes();
-  /** MembershipChanged requested in this turn of the event loop: one frame answers them all. */
-  private membershipBatch: { seq: Promise<number>; log: () => void } | undefined;
+  /** The PTY's size, following the controllers (session-geometry.ts). */
+  private readonly geometry: SessionGeometry;
+  /** MembershipChanged frames, one per turn of the event loop (membership-batch.ts). */
+  private readonly membershipFrames: MembershipBatch;
   private killedBy: ClosedReason | undefined;
   private readonly closedWaiters: Array<() => void> = [];
   private readonly clock: Clock;
@@ -67,17 +59,30 @@ export class SessionRuntime {
     private readonly opts: RuntimeOptions,
   ) {
     this.clock = opts.clock ?? systemClock;
-    this.size = { ...record.spec.size };
     this.membership = new Membership(opts.caps);
     this.output = new SessionOutput({
       ...opts,
       sessionId: record.sessionId,
       proc,
       lastSeq,
-      size: this.size,
+      size: { ...record.spec.size },
       lifecycle: () => this.state,
       clock: this.clock,
       onLogFailure: () => void this.kill('error'),
+    });
+    this.geometry = new SessionGeometry({
+      sessionId: record.sessionId,
+      initial: record.spec.size,
+      proc,
+      output: this.output,
+      logger: opts.logger,
+      followed: (size) => this.onSizeFollowed(size),
+    });
+    this.membershipFrames = new MembershipBatch({
+      sessionId: record.sessionId,
+      membership: this.membership,
+      store: opts.membershipStore,
+      sequencer: this.output.sequencer,
     });
     this.readerPace = new ReaderPace({
       clock: this.clock,
@@ -107,7 +112,7 @@ export class SessionRuntime {
 
   /** The PTY's size now. */
   get currentSize(): TerminalSize {
-    return { ...this.size };
+    return { ...this.geometry.current };
   }
 
   get running(): boolean {
@@ -181,14 +186,9 @@ export class SessionRuntime {
       req.admin === true,
     );
     this.membersChanged(); // a reader on another edge: output no longer waits for these
-    this.sizes.joined(req.clientId, req.size);
-    // Geometry only matters on the first controller's join (extension: join payload); a later
-    // controller's is remembered, and applies once it types.
-    if (grant.role === 'controller' && req.size && this.isOnlyController(req.clientId)) {
-      if (!this.sameSize(req.size)) this.applyResize(req.size);
-      this.sizes.applied(req.clientId);
-    }
-    const membershipSeq = await this.logMembership();
+    const onlyController = grant.role === 'controller' && this.membership.isOnlyController(req.clientId);
+    this.geometry.joined(req.clientId, req.size, onlyController);
+    const membershipSeq = await this.membershipFrames.log();
     const keyframe = await this.keyframe();
     await this.sequencer.flushed();
     return { grant, membershipSeq, keyframe };
@@ -197,11 +197,11 @@ export class SessionRuntime {
   async leave(clientId: string): Promise<void> {
     const wasController = this.membership.roleOf(clientId) === 'controller';
     if (!this.membership.remove(clientId)) return;
-    this.sizes.left(clientId);
+    this.geometry.left(clientId);
     this.membersChanged();
     if (wasController) this.controllerGone(clientId);
     if (this.state === 'closed') return;
-    await this.logMembership();
+    await this.membershipFrames.log();
     await this.sequencer.flushed();
   }
 
@@ -209,7 +209,7 @@ export class SessionRuntime {
     this.assertRunning();
     const { grant, changed } = this.membership.setRole(clientId, role, canControl);
     if (changed && grant.role === 'observer') this.controllerGone(clientId);
-    const membershipSeq = changed ? await this.logMembership() : undefined;
+    const membershipSeq = changed ? await this.membershipFrames.log() : undefined;
     const keyframe = await this.keyframe();
     await this.sequencer.flushed();
     return membershipSeq !== undefined ? { grant, membershipSeq, keyframe } : { grant, keyframe };
@@ -218,10 +218,10 @@ export class SessionRuntime {
   releaseEdge(edgeId: string): void {
     const gone = this.membership.all().filter((m) => m.edgeId === edgeId);
     if (this.membership.removeEdge(edgeId) === 0) return;
-    for (const m of gone) this.sizes.left(m.clientId);
+    for (const m of gone) this.geometry.left(m.clientId);
     this.membersChanged();
     for (const m of gone) if (m.role === 'controller') this.controllerGone(m.clientId);
-    if (this.state !== 'closed') void this.logMembership();
+    if (this.state !== 'closed') void this.membershipFrames.log();
   }
 
   /** Output waits for a different set of readers, and the PTY's reader learns how many there are. */
@@ -234,62 +234,10 @@ export class SessionRuntime {
     return this.membership.roleOf(clientId);
   }
 
-  /**
-   * The MembershipChanged for a join, leave or role change: resolves to its sequence. Changes in
-   * the same turn of the event loop share one frame, logged once they are all applied (setImmediate),
-   * so it holds every one of them. An attach storm then costs one full member list per batch, not
-   * one per join sent to every member. Each joiner still gets it after its RoleAssigned and before
-   * its Keyframe: the keyframe is taken after this resolves.
-   */
-  private logMembership(): Promise<number> {
-    if (this.membershipBatch) return this.membershipBatch.seq;
-    let resolve!: (seq: number) => void;
-    const seq = new Promise<number>((r) => (resolve = r));
-    const batch = {
-      seq,
-      log: () => {
-        if (this.membershipBatch !== batch) return;
-        this.membershipBatch = undefined;
-        const snap = this.membership.snapshot();
-        void this.opts.membershipStore.save(this.sessionId, this.membership.all()).catch(() => undefined);
-        resolve(this.sequencer.event('pty.session_frame', { kind: 'MembershipChanged', ...snap }));
-      },
-    };
-    this.membershipBatch = batch;
-    setImmediate(batch.log);
-    return seq;
-  }
-
-  /** Logs a pending MembershipChanged now: before `Closed`, nothing may follow it. */
-  private flushMembership(): void {
-    this.membershipBatch?.log();
-  }
-
-  /**
-   * A controller left or gave up control: when its size was the session's, the session takes the
-   * size of the remaining controller active most recently. Failing to resize does not fail the leave.
-   */
+  /** A controller left or gave up control: the session may take another controller's size. */
   private controllerGone(clientId: string): void {
     if (this.state !== 'running') return;
-    const remaining = this.membership
-      .all()
-      .filter((m) => m.role === 'controller')
-      .map((m) => m.clientId);
-    const next = this.sizes.controllerGone(clientId, remaining, this.size);
-    if (!next) return;
-    try {
-      this.applyResize(next.size);
-      this.onSizeFollowed(next.size);
-    } catch (err) {
-      this.opts.logger.warn(
-        { session_id: this.sessionId, err: (err as Error).message },
-        "could not give the session the remaining controller's size",
-      );
-    }
-  }
-
-  private isOnlyController(clientId: string): boolean {
-    return this.membership.all().every((m) => m.role !== 'controller' || m.clientId === clientId);
+    this.geometry.controllerGone(clientId, this.membership.controllerIds());
   }
 
   // ---- input and resize ---------------------------------------------------------------------
@@ -298,12 +246,7 @@ export class SessionRuntime {
     this.assertRunning();
     this.assertController(clientId, 'send input');
     // The one typing sees a screen that fits it: its size first, when the session has another.
-    const fit = this.sizes.typed(clientId, this.size);
-    if (fit) {
-      this.applyResize(fit);
-      this.sizes.applied(clientId);
-      this.onSizeFollowed(fit);
-    }
+    this.geometry.typed(clientId);
     try {
       this.proc.write(data);
     } catch (err) {
@@ -314,24 +257,8 @@ export class SessionRuntime {
   async resize(clientId: string, size: TerminalSize): Promise<void> {
     this.assertRunning();
     this.assertController(clientId, 'resize');
-    this.sizes.resized(clientId, size);
-    this.applyResize(size);
-    this.sizes.applied(clientId);
+    this.geometry.resize(clientId, size);
     await this.sequencer.flushed();
-  }
-
-  private applyResize(size: TerminalSize): void {
-    try {
-      this.proc.resize(size);
-    } catch (err) {
-      throw new PtyFailure('PTY_RESIZE_FAILED', `resize failed: ${(err as Error).message}`);
-    }
-    this.size = { ...size };
-    this.output.resized(size);
-  }
-
-  private sameSize(size: TerminalSize): boolean {
-    return size.cols === this.size.cols && size.rows === this.size.rows;
   }
 
   private assertController(clientId: string, what: string): void {
@@ -391,22 +318,6 @@ export class SessionRuntime {
     return true;
   }
 
-  /** Readers are told at once, and the log gets its `Closed` once it takes appends again (log-cut.ts). */
-  private endCutLog(): void {
-    const giveUpMs = this.opts.logOutage?.giveUpMs ?? DEFAULT_GIVE_UP_MS;
-    const lastSeq = this.sequencer.lastSeq;
-    void endCutLog({
-      sessionId: this.sessionId,
-      log: this.opts.log,
-      cut: {
-        lastSeq,
-        message: `the session's frame log could not be written for ${Math.round(giveUpMs / 1000)} s: the session was ended, and output after the log's last frame was lost`,
-      },
-      clock: this.clock,
-      logger: this.opts.logger,
-    });
-  }
-
   whenClosed(): Promise<void> {
     if (this.state === 'closed') return Promise.resolve();
     return new Promise((resolve) => this.closedWaiters.push(resolve));
@@ -428,13 +339,13 @@ export class SessionRuntime {
   private async teardown(end: { exitCode: number | null; reason: ClosedReason } | undefined): Promise<void> {
     this.readerPace.dispose();
     this.output.flush();
-    this.flushMembership();
+    this.membershipFrames.flush();
     if (end) this.sequencer.event('pty.session_frame', { kind: 'Closed', exit_code: end.exitCode, reason: end.reason });
     this.advance('closed');
     // A slow archive must not hold up Closed: the log keeps what the archive has not taken.
     const { archived } = await this.output.close();
     // A session whose log was cut never ended cleanly, whatever its exit: `error`, and no exit code.
-    if (end && this.output.logCut) this.endCutLog();
+    if (end && this.output.logCut) this.output.endCutLog();
     if (end) this.onClosed(this.output.logCut ? null : end.exitCode, this.output.logCut ? 'error' : end.reason);
     for (const w of this.closedWaiters.splice(0)) w();
     await archived;
