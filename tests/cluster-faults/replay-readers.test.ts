@@ -172,13 +172,17 @@ describe('cluster replay reads the log with direct gets', () => {
 
   it('a log that stops answering mid-replay ends the reader with an Error and a close, not silence', async () => {
     const edges = fc().cluster.edges as EdgeHandle[];
-    const id = await createSession(edges[0] as EdgeHandle, ['/bin/sh', '-c', 'head -c 6000000 /dev/zero | base64']);
+    // More output than a paused reader's socket can absorb: loopback TCP buffers grow to tens of
+    // MB (tcp_rmem up to 32 MiB here) and a replay batch is up to 64 entries of 256 KiB, so a
+    // smaller session is wholly in flight before the log goes mute and the test proves nothing.
+    const id = await createSession(edges[0] as EdgeHandle, ['/bin/sh', '-c', 'head -c 48000000 /dev/zero | base64']);
     await closed(id);
     const [c] = await replayers(id, 1);
     const reader = c as TestClient;
     // The replay fills the socket and waits for the reader to take more.
     reader.pauseReading();
     await new Promise((r) => setTimeout(r, 1500));
+    expect(reader.frames.some((r) => seqOf(r) !== undefined && is.kind('Closed')(r))).toBe(false);
     // The stream stops answering direct gets: its own subscription goes, a mute one takes its place.
     const info = await jsm.streams.info(stream());
     await jsm.streams.update(stream(), { ...info.config, allow_direct: false });
