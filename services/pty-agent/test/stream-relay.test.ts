@@ -1,4 +1,6 @@
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import { SpawnerPtyHost } from '@pty-ws/pty-agent';
 import { pathWatch, runningRelays } from '@pty-ws/pty-agent/internal';
@@ -123,6 +125,35 @@ describe('the stream relay: a streaming session is read by a process of its own'
     await run.exit;
     expect(run.text() === seqText(1, 400000)).toBe(true);
   }, 20_000);
+
+  it.each([
+    ['the relay', relayHost, 200_000],
+    ['the event loop', SpawnerPtyHost.find({ streamRelay: false }), 6_000],
+  ])(
+    'a program ending while its output is held loses nothing read by %s: the close hands it over',
+    async (_, host, left) => {
+      // Held this close to the end, the program still finishes: what it printed last waits in the
+      // relay's buffer and pipe (~330 KiB), or in the tty (~12 KiB). The hold outlasts the drain's
+      // limit (DRAIN_SAFETY_MS, 5 s): the session closes while it is still held.
+      const file = join(mkdtempSync(join(tmpdir(), 'ptyws-held-exit-')), 'body');
+      const body = seqText(1, 1_000_000);
+      writeFileSync(file, body, 'latin1');
+      const run = await start(['/bin/sh', '-c', `stty -opost; cat '${file}'`], host);
+      let held = false;
+      run.proc.onData(() => {
+        if (held || run.text().length < body.length - left) return;
+        held = true;
+        run.proc.pause();
+      });
+      expect(await run.exit).toEqual({ exitCode: 0, signal: null });
+      expect(held).toBe(true);
+      expect(run.relayed()).toBe(host === relayHost);
+      expect(run.text().length).toBe(body.length);
+      expect(run.text() === body).toBe(true);
+      run.proc.resume();
+    },
+    20_000,
+  );
 
   it('goes back to the event loop for good when its relay is killed, and the session goes on', async () => {
     // Counted from here: a session of another test that is still running counts too.
