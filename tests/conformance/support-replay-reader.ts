@@ -12,7 +12,7 @@ const PW1O_HEADER = 13;
 interface Frame {
   op?: string;
   sequence?: number;
-  payload?: { kind?: string; code?: string; data?: string; reason?: string; detail?: string };
+  payload?: { kind?: string; code?: string; message?: string; data?: string; reason?: string; detail?: string };
 }
 
 export interface ReplayReaderOptions {
@@ -36,6 +36,11 @@ export class ReplayReader {
   goodbye: { reason?: string; detail?: string } | undefined;
   closeCode: number | undefined;
   readonly problems: string[] = [];
+  /** Error frames other than PTY_OUTPUT_LAGGED (code: message): a replay the server cut says why here. */
+  readonly errors: string[] = [];
+  /** Output frames received, and how many of them carried no bytes (a frame whose bytes got lost). */
+  outputFrames = 0;
+  emptyOutputs = 0;
   /** Resolves once the socket is closed. */
   readonly ended: Promise<void>;
   private readonly ws: WebSocket;
@@ -98,6 +103,11 @@ export class ReplayReader {
       this.goodbye = { ...(f.payload ?? {}) };
       return;
     }
+    if (f.op === 'Error') {
+      // A binding error (a log read that failed ends the replay with one, then the socket).
+      this.errors.push(`${f.payload?.code ?? '?'}: ${f.payload?.message ?? ''}`);
+      return;
+    }
     if (f.op !== 'pty.session_frame' || typeof f.sequence !== 'number') return;
     const kind = f.payload?.kind ?? '?';
     if (kind === 'Error' && f.payload?.code === 'PTY_OUTPUT_LAGGED') {
@@ -105,6 +115,7 @@ export class ReplayReader {
       this.note('lagged');
       return;
     }
+    if (kind === 'Error') this.errors.push(`${f.payload?.code ?? '?'}: ${f.payload?.message ?? ''}`);
     if (kind === 'Keyframe' || kind === 'RoleAssigned' || kind === 'Error') {
       // Per-connection frames: they repeat the last sequence (a Keyframe: its anchor).
       this.note(kind);
@@ -138,7 +149,16 @@ export class ReplayReader {
     this.lastSeq = seq;
   }
 
+  /** What a failed expectation should show: where the reader stopped, and how the socket ended. */
+  summary(): Record<string, unknown> {
+    const { verified, lastSeq, closedSeq, lagged, goodbye, closeCode, problems, errors, outputFrames, emptyOutputs } =
+      this;
+    return { verified, lastSeq, closedSeq, lagged, goodbye, closeCode, problems, errors, outputFrames, emptyOutputs };
+  }
+
   private output(chunk: Buffer): void {
+    this.outputFrames++;
+    if (chunk.length === 0) this.emptyOutputs++;
     if (this.lagged) return; // a lag skips bytes: a Keyframe stands for them
     const want = this.opts.expected.subarray(this.verified, this.verified + chunk.length);
     if (!want.equals(chunk)) {
