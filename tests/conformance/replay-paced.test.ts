@@ -59,6 +59,7 @@ function expectWholeReplay(r: ReplayReader, expected: Buffer): void {
     verified: expected.length,
     lastSeq: r.closedSeq ?? 'a Closed frame',
     closedSeq: expect.any(Number),
+    closedReason: 'normal',
     lagged: false,
     goodbye: { reason: 'session_closed' },
     closeCode: 1000,

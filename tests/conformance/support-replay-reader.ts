@@ -30,6 +30,8 @@ export class ReplayReader {
   /** Sequence of the last log frame received. */
   lastSeq = 0;
   closedSeq: number | undefined;
+  /** The Closed frame's reason: `error` when the owner gave the log up (what followed its end was lost). */
+  closedReason: string | undefined;
   lagged = false;
   /** What came after PTY_OUTPUT_LAGGED, by kind (the first few). */
   readonly afterLag: string[] = [];
@@ -124,7 +126,10 @@ export class ReplayReader {
     }
     this.logFrame(f.sequence, kind);
     if (kind === 'Output') this.output(Buffer.from(f.payload?.data ?? '', 'base64'));
-    if (kind === 'Closed') this.closedSeq = f.sequence;
+    if (kind === 'Closed') {
+      this.closedSeq = f.sequence;
+      this.closedReason = f.payload?.reason;
+    }
   }
 
   private join(): void {
@@ -151,9 +156,19 @@ export class ReplayReader {
 
   /** What a failed expectation should show: where the reader stopped, and how the socket ended. */
   summary(): Record<string, unknown> {
-    const { verified, lastSeq, closedSeq, lagged, goodbye, closeCode, problems, errors, outputFrames, emptyOutputs } =
-      this;
-    return { verified, lastSeq, closedSeq, lagged, goodbye, closeCode, problems, errors, outputFrames, emptyOutputs };
+    return {
+      verified: this.verified,
+      lastSeq: this.lastSeq,
+      closedSeq: this.closedSeq,
+      closedReason: this.closedReason,
+      lagged: this.lagged,
+      goodbye: this.goodbye,
+      closeCode: this.closeCode,
+      problems: this.problems,
+      errors: this.errors,
+      outputFrames: this.outputFrames,
+      emptyOutputs: this.emptyOutputs,
+    };
   }
 
   private output(chunk: Buffer): void {
