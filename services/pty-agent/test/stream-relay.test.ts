@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
@@ -131,11 +131,12 @@ describe('the stream relay: a streaming session is read by a process of its own'
     ['the event loop', SpawnerPtyHost.find({ streamRelay: false }), 6_000],
   ])(
     'a program ending while its output is held loses nothing read by %s: the close hands it over',
-    async (_, host, left) => {
+    async (reader, host, left) => {
       // Held this close to the end, the program still finishes: what it printed last waits in the
       // relay's buffer and pipe (~330 KiB), or in the tty (~12 KiB). The hold outlasts the drain's
       // limit (DRAIN_SAFETY_MS, 5 s): the session closes while it is still held.
-      const file = join(mkdtempSync(join(tmpdir(), 'ptyws-held-exit-')), 'body');
+      const dir = mkdtempSync(join(tmpdir(), 'ptyws-held-exit-'));
+      const file = join(dir, 'body');
       const body = seqText(1, 1_000_000);
       writeFileSync(file, body, 'latin1');
       const run = await start(['/bin/sh', '-c', `stty -opost; cat '${file}'`], host);
@@ -145,6 +146,15 @@ describe('the stream relay: a streaming session is read by a process of its own'
         held = true;
         run.proc.pause();
       });
+      let exited = false;
+      void run.exit.then(() => (exited = true));
+      await until(() => exited, 12_000).catch(() => {
+        run.proc.resume();
+        throw new Error(
+          `the program did not end while held: its last ${left} bytes did not fit in what ${reader} holds`,
+        );
+      });
+      rmSync(dir, { recursive: true, force: true });
       expect(await run.exit).toEqual({ exitCode: 0, signal: null });
       expect(held).toBe(true);
       expect(run.relayed()).toBe(host === relayHost);
