@@ -12,7 +12,7 @@ const PW1O_HEADER = 13;
 interface Frame {
   op?: string;
   sequence?: number;
-  payload?: { kind?: string; code?: string; data?: string; reason?: string; detail?: string };
+  payload?: { kind?: string; code?: string; message?: string; data?: string; reason?: string; detail?: string };
 }
 
 export interface ReplayReaderOptions {
@@ -30,12 +30,19 @@ export class ReplayReader {
   /** Sequence of the last log frame received. */
   lastSeq = 0;
   closedSeq: number | undefined;
+  /** The Closed frame's reason: `error` when the owner gave the log up (what followed its end was lost). */
+  closedReason: string | undefined;
   lagged = false;
   /** What came after PTY_OUTPUT_LAGGED, by kind (the first few). */
   readonly afterLag: string[] = [];
   goodbye: { reason?: string; detail?: string } | undefined;
   closeCode: number | undefined;
   readonly problems: string[] = [];
+  /** Error frames other than PTY_OUTPUT_LAGGED (code: message): a replay the server cut says why here. */
+  readonly errors: string[] = [];
+  /** Output frames received, and how many of them carried no bytes (a frame whose bytes got lost). */
+  outputFrames = 0;
+  emptyOutputs = 0;
   /** Resolves once the socket is closed. */
   readonly ended: Promise<void>;
   private readonly ws: WebSocket;
@@ -98,6 +105,11 @@ export class ReplayReader {
       this.goodbye = { ...(f.payload ?? {}) };
       return;
     }
+    if (f.op === 'Error') {
+      // A binding error (a log read that failed ends the replay with one, then the socket).
+      this.errors.push(`${f.payload?.code ?? '?'}: ${f.payload?.message ?? ''}`);
+      return;
+    }
     if (f.op !== 'pty.session_frame' || typeof f.sequence !== 'number') return;
     const kind = f.payload?.kind ?? '?';
     if (kind === 'Error' && f.payload?.code === 'PTY_OUTPUT_LAGGED') {
@@ -105,6 +117,7 @@ export class ReplayReader {
       this.note('lagged');
       return;
     }
+    if (kind === 'Error') this.errors.push(`${f.payload?.code ?? '?'}: ${f.payload?.message ?? ''}`);
     if (kind === 'Keyframe' || kind === 'RoleAssigned' || kind === 'Error') {
       // Per-connection frames: they repeat the last sequence (a Keyframe: its anchor).
       this.note(kind);
@@ -113,7 +126,10 @@ export class ReplayReader {
     }
     this.logFrame(f.sequence, kind);
     if (kind === 'Output') this.output(Buffer.from(f.payload?.data ?? '', 'base64'));
-    if (kind === 'Closed') this.closedSeq = f.sequence;
+    if (kind === 'Closed') {
+      this.closedSeq = f.sequence;
+      this.closedReason = f.payload?.reason;
+    }
   }
 
   private join(): void {
@@ -138,7 +154,26 @@ export class ReplayReader {
     this.lastSeq = seq;
   }
 
+  /** What a failed expectation should show: where the reader stopped, and how the socket ended. */
+  summary(): Record<string, unknown> {
+    return {
+      verified: this.verified,
+      lastSeq: this.lastSeq,
+      closedSeq: this.closedSeq,
+      closedReason: this.closedReason,
+      lagged: this.lagged,
+      goodbye: this.goodbye,
+      closeCode: this.closeCode,
+      problems: this.problems,
+      errors: this.errors,
+      outputFrames: this.outputFrames,
+      emptyOutputs: this.emptyOutputs,
+    };
+  }
+
   private output(chunk: Buffer): void {
+    this.outputFrames++;
+    if (chunk.length === 0) this.emptyOutputs++;
     if (this.lagged) return; // a lag skips bytes: a Keyframe stands for them
     const want = this.opts.expected.subarray(this.verified, this.verified + chunk.length);
     if (!want.equals(chunk)) {

@@ -1,4 +1,6 @@
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import { SpawnerPtyHost } from '@pty-ws/pty-agent';
 import { pathWatch, runningRelays } from '@pty-ws/pty-agent/internal';
@@ -123,6 +125,45 @@ describe('the stream relay: a streaming session is read by a process of its own'
     await run.exit;
     expect(run.text() === seqText(1, 400000)).toBe(true);
   }, 20_000);
+
+  it.each([
+    ['the relay', relayHost, 200_000],
+    ['the event loop', SpawnerPtyHost.find({ streamRelay: false }), 6_000],
+  ])(
+    'a program ending while its output is held loses nothing read by %s: the close hands it over',
+    async (reader, host, left) => {
+      // Held this close to the end, the program still finishes: what it printed last waits in the
+      // relay's buffer and pipe (~330 KiB), or in the tty (~12 KiB). The hold outlasts the drain's
+      // limit (DRAIN_SAFETY_MS, 5 s): the session closes while it is still held.
+      const dir = mkdtempSync(join(tmpdir(), 'ptyws-held-exit-'));
+      const file = join(dir, 'body');
+      const body = seqText(1, 1_000_000);
+      writeFileSync(file, body, 'latin1');
+      const run = await start(['/bin/sh', '-c', `stty -opost; cat '${file}'`], host);
+      let held = false;
+      run.proc.onData(() => {
+        if (held || run.text().length < body.length - left) return;
+        held = true;
+        run.proc.pause();
+      });
+      let exited = false;
+      void run.exit.then(() => (exited = true));
+      await until(() => exited, 12_000).catch(() => {
+        run.proc.resume();
+        throw new Error(
+          `the program did not end while held: its last ${left} bytes did not fit in what ${reader} holds`,
+        );
+      });
+      rmSync(dir, { recursive: true, force: true });
+      expect(await run.exit).toEqual({ exitCode: 0, signal: null });
+      expect(held).toBe(true);
+      expect(run.relayed()).toBe(host === relayHost);
+      expect(run.text().length).toBe(body.length);
+      expect(run.text() === body).toBe(true);
+      run.proc.resume();
+    },
+    20_000,
+  );
 
   it('goes back to the event loop for good when its relay is killed, and the session goes on', async () => {
     // Counted from here: a session of another test that is still running counts too.

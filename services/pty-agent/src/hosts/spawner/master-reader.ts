@@ -1,3 +1,4 @@
+import { readSync } from 'node:fs';
 import type { OnReadOpts, SocketConstructorOpts } from 'node:net';
 import { ReadStream } from 'node:tty';
 import type { Clock, ClockTimer } from '@pty-ws/ports';
@@ -33,6 +34,8 @@ const RELAY_QUIET_MS = 2000;
  * idle session in the bench).
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+/** What `close` reads of the tty at most: far more than a tty holds, and a bound on a writer that goes on. */
+const FINAL_READ_MAX = 1024 * 1024;
 
 export interface MasterReaderOptions {
   fd: number;
@@ -116,14 +119,39 @@ export class MasterReader {
   }
 
   /**
-   * Stops reading; then the master may be closed. The relay first hands over what it read, unless
-   * the reader is paused: then, as for the tty itself, what was not read is dropped.
+   * Stops reading; then the master may be closed. Called once the program has ended, so what is
+   * left is bounded (the relay's buffer and pipe, ~330 KiB, and the tty's few KiB): it is all
+   * handed over, held or not. Dropping it (a relay killed while output was held for the mirror,
+   * the archive or readers) silently cut the end off a session's output.
    */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.relay) await (this.paused ? this.relay.kill() : this.relay.stop());
+    if (this.relay) {
+      this.relay.resume();
+      await this.relay.stop();
+    }
     this.readBy(undefined);
+    this.readRest();
     this.tty.destroy();
+  }
+
+  /**
+   * What the tty still holds, read at once: what a stopped relay left, or what a held reader did
+   * not take. At most FINAL_READ_MAX: a program's child that kept the tty and still writes could
+   * otherwise keep this loop going.
+   */
+  private readRest(): void {
+    for (let total = 0; total < FINAL_READ_MAX;) {
+      let n = 0;
+      try {
+        n = readSync(this.fd, READ_BUFFER, 0, READ_BUFFER.length, null);
+      } catch {
+        return; // EAGAIN: nothing more; EIO: every slave is closed
+      }
+      if (n <= 0) return;
+      total += n;
+      this.onData(Buffer.from(READ_BUFFER.subarray(0, n)));
+    }
   }
 
   /** `onread`'s callback: true keeps reading (a `pause()` from `onData` stops it all the same). */
@@ -168,7 +196,7 @@ export class MasterReader {
     this.relay = undefined;
     this.windowBytes = 0;
     // It could not start, or was killed: this reader stays on the event loop from now on rather
-    // than start a relay again and again. A kill of our own (closing a paused reader) is no failure.
+    // than start a relay again and again.
     if (!clean) this.relayBinary = undefined;
     if (!clean && !this.closed)
       this.watch.failed(

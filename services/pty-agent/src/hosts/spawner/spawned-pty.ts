@@ -89,12 +89,14 @@ export class SpawnedPtyProcess extends PtyMasterProcess {
 
   private async close(): Promise<void> {
     this.closed = true;
+    await this.writer.dispose(); // no write may still run on the master when it is closed
+    // Read to the end first: the slave fd is closed after, so the kernel cannot discard what the
+    // tty still holds.
+    await this.reader.close();
     try {
       closeSync(this.pair.slave);
     } catch {
       // already closed
     }
-    await this.writer.dispose(); // no write may still run on the master when it is closed
-    await this.reader.close();
   }
 }

@@ -41,7 +41,7 @@ export class StreamRelay {
   /**
    * Resolves once the relay has exited and everything it read has been handed to `onData`: true
    * when it ended as it should (stopped, or the tty ended), false when it could not start or was
-   * killed (what it had read and not written is lost then).
+   * killed from outside (what it had read and not written is lost then, and said: relayEnded).
    */
   readonly ended: Promise<boolean>;
   private readonly child: ChildProcess;
@@ -75,13 +75,6 @@ export class StreamRelay {
 
   stop(): Promise<boolean> {
     this.stopLine.destroy();
-    return this.ended;
-  }
-
-  /** Ends it at once, dropping what it has read and not handed over (as closing an unread tty does). */
-  kill(): Promise<boolean> {
-    this.out.destroy();
-    this.child.kill('SIGKILL');
     return this.ended;
   }
 }
