@@ -68,24 +68,11 @@ export interface ConnInit {
 }
 
 /**
- * What the uWS socket carries as its user data: the connection, one field. uWS copies every own
- * field of the upgrade's user data onto its socket object; a copy of the many-field connection
- * sent that object into V8's dictionary mode (1.6 KB a socket, and a hash lookup per field read
- * on the fan-out path). `Conn` stays a class instance of its own, with fast in-object fields.
+ * Per-connection state, kept as the uWS socket's user data. uWS copies the object's own fields
+ * at the upgrade (no prototype survives), so this is plain data: `newConn` makes it, `advance`
+ * is the only writer of the phase and of the flags derived from it.
  */
-export interface ConnSocketData {
-  readonly conn: Conn;
-}
-
-/** A resolved promise every new connection's PTY queue starts from (one for all of them). */
-const SETTLED: Promise<void> = Promise.resolve();
-
-/**
- * Per-connection state. `advance` is the only writer of the phase and of the flags derived from
- * it. Every field is declared here, so every connection has the same shape; what only some
- * connections need (task subscriptions, held frames, the inbound limiter) is made on first use.
- */
-export class Conn {
+export interface Conn {
   readonly clientId: string;
   readonly instanceId: string;
   readonly sessionId: string;
@@ -97,24 +84,24 @@ export class Conn {
    * replays its log, which ends in `Closed`, then gets binding_goodbye session_closed.
    */
   readonly sessionClosed: boolean;
-  readonly phase: ConnPhase = 'greeting';
+  readonly phase: ConnPhase;
   /** Derived from `phase` by `advance`: the socket is still there (not closed). */
-  readonly open: boolean = true;
+  readonly open: boolean;
   /** Derived: receives the session's non-task log frames (joined, replaying, leaving). */
-  readonly attached: boolean = false;
+  readonly attached: boolean;
   /** Derived: holds a role the owner must be told to release (joined). */
-  readonly member: boolean = false;
-  ws?: WebSocket<ConnSocketData>;
+  readonly member: boolean;
+  ws?: WebSocket<Conn>;
   /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
-  lastSeq = 0;
+  lastSeq: number;
   /** How far through the session log this connection's feed has moved, frames filtered out included. */
-  position = 0;
+  position: number;
   role?: PtyRole;
   label?: string;
-  /** Tasks whose TaskStatusUpdate frames this connection receives; made by the first subscription. */
-  tasks?: Set<string>;
+  /** Tasks whose TaskStatusUpdate frames this connection receives. */
+  readonly tasks: Set<string>;
   /** How the session's frames reach it (see ConnFeed); `moveFeed`, called by the hub, is the only writer. */
-  readonly feed: ConnFeed = 'behind';
+  readonly feed: ConnFeed;
   /** Monotonic time (the hub's Clock) since which its backlog has stayed above the slow-consumer threshold. */
   backlogSince?: number;
   /** A pty.join_session is being handled (join-flow.ts): a goodbye at the session's close waits for it. */
@@ -127,8 +114,8 @@ export class Conn {
    * socket gets its frames in order and what is sent next carries a true `lastSeq`.
    */
   flushFeed?: () => void;
-  firstFrameSeen = false;
-  extensionActive = true;
+  firstFrameSeen: boolean;
+  extensionActive: boolean;
   serviceParameters?: ServiceParameters;
   /** When the oldest unanswered ping was sent; undefined while the peer answers. */
   pingOutstandingSince?: number;
@@ -138,25 +125,15 @@ export class Conn {
   probeAnsweredAt?: number;
   /** The session's output bytes on this edge when the last pace probe was sent. */
   probeFlowMark?: number;
-  lastKeyframeRequestAt = 0;
+  lastKeyframeRequestAt: number;
   /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
-  ptyQueue: Promise<void> = SETTLED;
-  /** Frames received while greeting (before binding_hello went out), handled once it has; made by the first. */
-  heldFrames?: Array<{ data: ArrayBuffer; isBinary: boolean; bytes: number }>;
+  ptyQueue: Promise<void>;
+  /** Frames received while greeting (before binding_hello went out), handled once it has. */
+  readonly heldFrames: Array<{ data: ArrayBuffer; isBinary: boolean; bytes: number }>;
   /** Inbound frame and input-byte budget, created on the first frame. */
   limiter?: FrameLimiter;
   /** For `sessionClosed`: ends the connection if no join comes (CLOSED_SESSION_JOIN_GRACE_MS). */
   closedJoinTimer?: ClockTimer;
-
-  constructor(init: ConnInit) {
-    this.clientId = init.clientId;
-    this.instanceId = init.instanceId;
-    this.sessionId = init.sessionId;
-    this.principal = init.principal;
-    this.binary = init.binary;
-    this.remoteAddress = init.remoteAddress;
-    this.sessionClosed = init.sessionClosed ?? false;
-  }
 }
 
 /** The fields `advance` writes. */
@@ -177,7 +154,25 @@ function fieldsOf(phase: ConnPhase): PhaseFields {
 }
 
 export function newConn(init: ConnInit): Conn {
-  return new Conn(init);
+  return {
+    clientId: init.clientId,
+    instanceId: init.instanceId,
+    sessionId: init.sessionId,
+    principal: init.principal,
+    binary: init.binary,
+    remoteAddress: init.remoteAddress,
+    sessionClosed: init.sessionClosed ?? false,
+    ...fieldsOf('greeting'),
+    lastSeq: 0,
+    position: 0,
+    tasks: new Set(),
+    feed: 'behind',
+    firstFrameSeen: false,
+    extensionActive: true,
+    lastKeyframeRequestAt: 0,
+    ptyQueue: Promise.resolve(),
+    heldFrames: [],
+  };
 }
 
 /**
