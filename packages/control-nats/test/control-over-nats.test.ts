@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { MemoryFrameLog, MemoryMembershipStore, MemorySessionRegistry, MemoryTaskStore } from '@pty-ws/adapters-memory';
-import { NatsSessionControl, serveSessionControl, startEdgeHeartbeat, type AgentServer } from '@pty-ws/control-nats';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { MemoryFrameLog, MemorySessionRegistry } from '@pty-ws/adapters-memory';
+import { serveSessionControl, startEdgeHeartbeat, type NatsSessionControl } from '@pty-ws/control-nats';
 import { subjects } from '../src/subjects';
 import type { LogEntry } from '@pty-ws/ports';
 import { BindingError } from '@pty-ws/protocol';
-import { NodePtyHost, SessionManager, ShellTaskExecutor, TaskService } from '@pty-ws/pty-agent';
-import { TEST_AGENT_SETTINGS } from '@pty-ws/pty-agent/internal';
+import type { SessionManager } from '@pty-ws/pty-agent';
 import { ManualClock } from '@pty-ws/testkit';
-
-const NATS_URL = process.env['PTYWS_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+import { startOwnerOverNats, type OwnerOverNats } from './owner-over-nats';
 
 /** The agent and the edge client share the log and registry here; only control goes over NATS. */
 /** Dotted ids, as a hostname-derived agent id has: each must stay one subject token. */
@@ -23,8 +21,8 @@ describe('SessionControl over NATS request/reply', () => {
   let agentNc: NatsConnection;
   let edgeNc: NatsConnection;
   let manager: SessionManager;
-  let server: AgentServer;
   let control: NatsSessionControl;
+  let owner: OwnerOverNats;
   /** The agent's edge liveness: time moves only when the dead-edge test says so. */
   const agentClock = new ManualClock();
   const EDGE_TIMEOUT_MS = 600;
@@ -32,36 +30,19 @@ describe('SessionControl over NATS request/reply', () => {
   const REAP_EVERY_MS = EDGE_TIMEOUT_MS / 4;
 
   beforeAll(async () => {
-    agentNc = await connect({ servers: NATS_URL, name: 'test-agent' });
-    edgeNc = await connect({ servers: NATS_URL, name: 'test-edge' });
-    manager = new SessionManager({
-      agentId: AGENT,
-      instanceId: INSTANCE,
-      registry,
-      log,
-      membershipStore: new MemoryMembershipStore(),
-      ptyHost: new NodePtyHost(),
-      tasks: new TaskService({ store: new MemoryTaskStore(), executor: new ShellTaskExecutor(10_000, 65536) }),
-      ...TEST_AGENT_SETTINGS,
-    });
-    server = serveSessionControl(agentNc, {
+    owner = await startOwnerOverNats({
       prefix,
       agentId: AGENT,
       instanceId: INSTANCE,
-      control: manager,
+      log,
+      registry,
       edgeTimeoutMs: EDGE_TIMEOUT_MS,
       clock: agentClock,
     });
-    await agentNc.flush();
-    control = new NatsSessionControl(edgeNc, { prefix, registry, timeoutMs: 5000 });
+    ({ agentNc, edgeNc, manager, control } = owner);
   });
 
-  afterAll(async () => {
-    await server.stop();
-    await manager.shutdown();
-    await agentNc.close();
-    await edgeNc.close();
-  });
+  afterAll(() => owner.stop());
 
   const outputOf = (sessionId: string, pattern: RegExp, timeoutMs = 5000) =>
     new Promise<void>((resolve, reject) => {
