@@ -94,6 +94,11 @@ export interface Conn {
   ws?: WebSocket<Conn>;
   /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
   lastSeq: number;
+  /**
+   * The reason of the session's `Closed` once it was written to this connection, by whichever
+   * path (live, catch-up, replay, a cut notice): `error` is followed by an Error (log-cut-close.ts).
+   */
+  closedReason?: string;
   /** How far through the session log this connection's feed has moved, frames filtered out included. */
   position: number;
   role?: PtyRole;

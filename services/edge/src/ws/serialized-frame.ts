@@ -15,6 +15,8 @@ export interface SerializedFrame {
   /** PW1O bytes for Output entries; other entries travel as JSON text in both formats. */
   binary?: Uint8Array;
   bytes: number;
+  /** A `Closed` frame's reason: the connections it is written to must be ended after it (log-cut-close.ts). */
+  closedReason?: string;
 }
 
 export function serializeEntry(entry: LogEntry): SerializedFrame {
@@ -44,9 +46,12 @@ export function serializeEntry(entry: LogEntry): SerializedFrame {
   frame['payload'] = entry.payload;
   const json = JSON.stringify(frame);
   let jsonBytes: Uint8Array | undefined;
+  const closed = entry.op === 'pty.session_frame' && entry.payload['kind'] === 'Closed';
+  const closedReason = closed ? String(entry.payload['reason']) : undefined;
   return {
     seq: entry.seq,
     ...(entry.taskId !== undefined ? { taskId: entry.taskId } : {}),
+    ...(closedReason !== undefined ? { closedReason } : {}),
     json,
     get jsonBytes(): Uint8Array {
       jsonBytes ??= Buffer.from(json, 'utf8');
