@@ -167,6 +167,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const handler: AttachHandler = new AttachHandler({
     control: deps.control,
     log: deps.log,
+    registry: deps.registry,
     hubs,
     logger,
     edgeId: config.edgeId,

@@ -1,136 +1,15 @@
-import { loadConfig } from '@pty-ws/config';
-import {
-  MemoryFrameLog,
-  MemoryMembershipStore,
-  MemorySessionRegistry,
-  MemoryTaskStore,
-  MemoryTokenStore,
-} from '@pty-ws/adapters-memory';
-import type { LogBounds, LogCut, LogEntry } from '@pty-ws/ports';
-import { startEdge, type RunningEdge } from '@pty-ws/edge';
-import {
-  NodePtyHost,
-  SessionManager,
-  ShellTaskExecutor,
-  TaskService,
-  sessionHostCapabilities,
-} from '@pty-ws/pty-agent';
-import { TEST_AGENT_SETTINGS } from '@pty-ws/pty-agent/internal';
-import { Metrics } from '@pty-ws/telemetry';
-import { TestClient, joinSession, jsonFrame, seqOf, sessionFrameOf, waitUntil, type Received } from '@pty-ws/testkit';
+import { TestClient, jsonFrame, seqOf, sessionFrameOf, waitUntil } from '@pty-ws/testkit';
+import { deferred, ending, isClosed, useOutageEdge } from './support/outage-edge';
 
 /**
  * A session whose frame log was given up ends once on every reader: one `Closed` reason `error`,
  * an Error, the goodbye. Its owner tells the readers by two paths: the cut notice beside the log
  * (at once, then again right after the next append), and the log's own `Closed`, appended once the
  * log is back. Whichever reaches the edge first, the other must not make a second `Closed`. The
- * real owner (SessionManager, a shell) and edge in one process, over a memory log that is
- * unreachable while `down`.
+ * real owner and edge in one process (support/outage-edge.ts).
  */
-class OutageLog extends MemoryFrameLog {
-  down = false;
-  /** Notices sent while `down` are lost, as for an edge whose own log connection is down too. */
-  noticesLost = false;
-  override append(sessionId: string, entry: LogEntry): Promise<void> {
-    return this.down ? Promise.reject(new Error('the frame log is unreachable')) : super.append(sessionId, entry);
-  }
-  override bounds(sessionId: string): Promise<LogBounds> {
-    return this.down ? Promise.reject(new Error('the frame log is unreachable')) : super.bounds(sessionId);
-  }
-  override announceCut(sessionId: string, cut: LogCut): void {
-    if (!(this.down && this.noticesLost)) super.announceCut(sessionId, cut);
-  }
-  /** While set, a read from the log's start (a join's `replay_from 0`) waits for it to resolve. */
-  replayGate: Promise<void> | undefined;
-  /** Resolved once a read waits at the gate. */
-  replayWaiting = deferred();
-  override async read(
-    sessionId: string,
-    afterSeq: number,
-    opts?: { toSeq?: number; limit?: number },
-  ): Promise<LogEntry[]> {
-    if (afterSeq === 0 && this.replayGate) {
-      this.replayWaiting.resolve();
-      await this.replayGate;
-    }
-    return super.read(sessionId, afterSeq, opts);
-  }
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = (): void => undefined;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const INSTANCE = 'log-cut-once';
-const log = new OutageLog();
-const registry = new MemorySessionRegistry();
-const agentLog: string[] = [];
-const metrics = new Metrics({ defaultMetrics: false });
-const manager = new SessionManager({
-  agentId: 'agent-log-cut-once',
-  instanceId: INSTANCE,
-  registry,
-  log,
-  membershipStore: new MemoryMembershipStore(),
-  ptyHost: new NodePtyHost(),
-  tasks: new TaskService({ store: new MemoryTaskStore(), executor: new ShellTaskExecutor(10_000, 65536) }),
-  metrics,
-  ...TEST_AGENT_SETTINGS,
-  runtime: {
-    ...TEST_AGENT_SETTINGS.runtime,
-    caps: { maxControllers: 1, maxObservers: 8 },
-    logOutage: { bufferBytes: 1024 * 1024, giveUpMs: 300 },
-    logger: { info: (_o, msg) => agentLog.push(msg), warn: (_o, msg) => agentLog.push(msg) },
-  },
-});
-let edge: RunningEdge;
-/** What the edge logged, at which level, for which session. */
-const edgeLog: Array<{ level: string; msg: string; sessionId: unknown }> = [];
-const recordAt =
-  (level: string) =>
-  (o: object, msg: string): void =>
-    void edgeLog.push({ level, msg, sessionId: (o as { session_id?: unknown }).session_id });
-const edgeLogger = {
-  debug: recordAt('debug'),
-  info: recordAt('info'),
-  warn: recordAt('warn'),
-  error: recordAt('error'),
-};
-
-beforeAll(async () => {
-  const config = loadConfig({}, { host: '127.0.0.1', port: 0, grpcPort: 0, instanceId: INSTANCE, authEnabled: false });
-  edge = await startEdge({
-    config,
-    control: manager,
-    log,
-    registry,
-    tokens: new MemoryTokenStore(),
-    logger: edgeLogger,
-    sessionHost: sessionHostCapabilities([]),
-  });
-});
-
-afterAll(async () => {
-  await edge.stop();
-  await manager.shutdown();
-});
-
-async function reader(sessionId: string, role: 'controller' | 'observer'): Promise<TestClient> {
-  const c = await TestClient.connect(`ws://127.0.0.1:${edge.port}/agents/${INSTANCE}/sessions/${sessionId}/attach`);
-  await c.hello();
-  await joinSession(c, { role });
-  return c;
-}
-
-const isClosed = (r: Received) => sessionFrameOf(r, 'Closed') !== undefined;
-
-const lastClosedInLog = async (sessionId: string): Promise<LogEntry | undefined> => {
-  const { lastSeq } = await log.bounds(sessionId);
-  const [last] = await log.read(sessionId, lastSeq - 1);
-  return last?.type === 'event' && last.payload['kind'] === 'Closed' ? last : undefined;
-};
+const { log, registry, metrics, agentLog, edgeLog, url, reader, newShell, lastClosedInLog } =
+  useOutageEdge('log-cut-once');
 
 describe('a session whose frame log was given up ends once on every reader: one Closed(error), an Error, the goodbye', () => {
   it.each([
@@ -138,12 +17,7 @@ describe('a session whose frame log was given up ends once on every reader: one 
     ['the first notice reaches the edge: it comes first, the log after the readers have gone', false],
   ])('%s', async (_case, noticesLost) => {
     log.noticesLost = noticesLost;
-    const { sessionId } = await manager.createSession({
-      instanceId: INSTANCE,
-      argv: ['/bin/sh'],
-      env: { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-      size: { cols: 80, rows: 24 },
-    });
+    const sessionId = await newShell();
     const typist = await reader(sessionId, 'controller');
     const watcher = await reader(sessionId, 'observer');
     typist.input('echo before_$((6*7))\n');
@@ -195,16 +69,6 @@ const cutsCounted = async (): Promise<number> => {
   return Number(line?.split(' ')[1] ?? 0);
 };
 
-async function newShell(): Promise<string> {
-  const { sessionId } = await manager.createSession({
-    instanceId: INSTANCE,
-    argv: ['/bin/sh'],
-    env: { PS1: '$ ', PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    size: { cols: 80, rows: 24 },
-  });
-  return sessionId;
-}
-
 /**
  * A reader still catching up when the session's `Closed` reaches its edge: it joined with
  * `replay_from 0`, and its replay's read of the log is held at the gate until released.
@@ -213,9 +77,7 @@ async function heldReader(sessionId: string, typist: TestClient): Promise<{ read
   const gate = deferred();
   log.replayWaiting = deferred();
   log.replayGate = gate.promise;
-  const reader = await TestClient.connect(
-    `ws://127.0.0.1:${edge.port}/agents/${INSTANCE}/sessions/${sessionId}/attach`,
-  );
+  const reader = await TestClient.connect(url(sessionId));
   await reader.hello();
   reader.send('pty.join_session', { role: 'observer' }, { replay_from: 0 });
   await log.replayWaiting.promise;
@@ -228,16 +90,6 @@ async function heldReader(sessionId: string, typist: TestClient): Promise<{ read
       gate.resolve();
     },
   };
-}
-
-/** The frames that end the reader: its `Closed`, the Error after it (if any), the goodbye; close 1000. */
-async function ending(c: TestClient): Promise<{ closed: Received[]; errors: Received[]; goodbye: Received }> {
-  const goodbye = await c.waitFor((r) => jsonFrame(r)?.op === 'binding_goodbye', 10_000);
-  expect(jsonFrame(goodbye)?.payload).toMatchObject({ reason: 'session_closed' });
-  expect((await c.closed).code).toBe(1000);
-  const closed = c.frames.filter(isClosed);
-  const errors = c.frames.filter((r) => jsonFrame(r)?.op === 'Error');
-  return { closed, errors, goodbye };
 }
 
 describe('a reader still catching up when the Closed arrives: an Error after Closed(error) only', () => {
@@ -263,9 +115,7 @@ describe('a reader still catching up when the Closed arrives: an Error after Clo
     expect(told('warn', 'frame log cut: ending the connections')).toBe(1);
     release();
 
-    const lateJoin = await TestClient.connect(
-      `ws://127.0.0.1:${edge.port}/agents/${INSTANCE}/sessions/${sessionId}/attach`,
-    );
+    const lateJoin = await TestClient.connect(url(sessionId));
     await lateJoin.hello();
     lateJoin.send('pty.join_session', { role: 'observer' }, { replay_from: 0 });
     for (const c of [typist, behind, lateJoin]) {

@@ -145,7 +145,7 @@ export class EdgeAudit implements Disposable {
    * The session's owner gave its frame log up and ended it (an outage past its bound): this
    * connection was ended with an Error and `Closed` reason `error`.
    */
-  logCut(conn: ConnFacts, detail: { last_sequence: number; via: 'notice' | 'log' }): void {
+  logCut(conn: ConnFacts, detail: { last_sequence: number; via: 'notice' | 'log' | 'registry' }): void {
     this.connEvent(conn, 'session_log_cut', false, detail);
   }
 

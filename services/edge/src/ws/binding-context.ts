@@ -1,6 +1,11 @@
-import { BindingError, type GoodbyeReason, type SessionHostCapabilities } from '@pty-ws/protocol';
+import {
+  BindingError,
+  type BindingErrorCode,
+  type GoodbyeReason,
+  type SessionHostCapabilities,
+} from '@pty-ws/protocol';
 import type { A2aOperations } from '@pty-ws/a2a';
-import { REPLAY_STALL_MS, type Clock, type FrameLog, type SessionControl } from '@pty-ws/ports';
+import { REPLAY_STALL_MS, type Clock, type FrameLog, type SessionControl, type SessionRegistry } from '@pty-ws/ports';
 import type { EdgeMetrics, Tracer } from '@pty-ws/telemetry';
 import type { FrameLimits } from '../limits';
 import type { EdgeAudit } from '../audit/edge-audit';
@@ -18,6 +23,8 @@ export interface AttachDeps {
    */
   a2a?: A2aOperations;
   log: FrameLog;
+  /** How a closed session ended, for a join after the close whose log holds no `Closed` yet. */
+  registry: Pick<SessionRegistry, 'get'>;
   hubs: HubRegistry;
   logger: Logger;
   edgeId: string;
@@ -54,6 +61,8 @@ export interface BindingContext {
   log(conn: Conn): Logger;
   /** binding_goodbye, then the close (binding §5.4). */
   goodbye(conn: Conn, reason: GoodbyeReason, code: number, detail?: string): void;
+  /** A fatal error: the Error frame, then the close with `closeCode` (binding §6). */
+  fail(conn: Conn, code: BindingErrorCode, message: string, requestId: string | undefined, closeCode: number): void;
 }
 
 export function hubOf(ctx: BindingContext, conn: Conn): SessionHub {

@@ -6,7 +6,7 @@ import { afterIo } from '../next-turn';
 import { currentSessionHost, hubOf, sendLogRange, type BindingContext } from './binding-context';
 import { advance, type Conn } from './connection';
 import { sendError, sendKeyframe, sendPtyError, sendRoleAssigned } from './frame-writer';
-import { goodbyeAtClose } from './log-cut-close';
+import { CLOSED_IN_ERROR, goodbyeAtClose, sendClosed, type Fault } from './log-cut-close';
 import { checkSize } from './pty-verbs';
 
 /** A `replay_from` judged against the log's retained window, as of the request. */
@@ -138,11 +138,22 @@ export class JoinFlow {
     try {
       return await this.ctx.deps.control.join(conn.sessionId, req);
     } catch (err) {
-      if (err instanceof BindingError && err.code === 'INVALID_REQUEST' && (await this.logEndsClosed(conn))) {
+      if (err instanceof BindingError && err.code === 'INVALID_REQUEST' && (await this.sessionEnded(conn))) {
         return 'closed';
       }
       throw err;
     }
+  }
+
+  /**
+   * The session ended, by its registry record or by its log's last frame: the owner appends
+   * `Closed` before the record says closed, but a session whose log was given up is recorded
+   * closed while its log holds no `Closed` yet (and may not be readable). Either that cannot be
+   * read counts as no.
+   */
+  private async sessionEnded(conn: Conn): Promise<boolean> {
+    const record = await this.ctx.deps.registry.get(conn.sessionId).catch(() => undefined);
+    return record?.state === 'closed' || (await this.logEndsClosed(conn).catch(() => false));
   }
 
   private async logEndsClosed(conn: Conn): Promise<boolean> {
@@ -160,6 +171,11 @@ export class JoinFlow {
    * session_closed like every connection at the close (extension: Close lifecycle), after an Error
    * INTERNAL when that `Closed` has reason `error` (goodbyeAtClose).
    *
+   * A log that holds no `Closed` yet (its owner gave it up and has not appended it: the log takes
+   * no writes yet, or never did again) still ends the replay in one: made here from the registry's
+   * record (closedAfterLog). A log that cannot be read ends the connection with an Error INTERNAL
+   * and close 1011 (unreadable), as a replay whose read fails does: never a goodbye alone.
+   *
    * The frames go at the reader's pace, however slow: the log no longer grows, so there is nothing
    * to skip to and no live screen to hand over instead (a reader that answers no pings is ended by
    * the keepalive like any half-open peer). Should a send still fail, the reader is told where its
@@ -169,21 +185,69 @@ export class JoinFlow {
     conn.closedJoinTimer?.cancel(); // the join ends the connection itself
     const { deps } = this.ctx;
     const hub = hubOf(this.ctx, conn);
-    const verdict = await judgeReplay(this.ctx, conn, f.replay_from);
-    const bounds = verdict?.bounds ?? (await deps.log.bounds(conn.sessionId));
+    let verdict: ReplayVerdict | undefined;
+    let bounds: LogBounds;
+    try {
+      verdict = await judgeReplay(this.ctx, conn, f.replay_from);
+      bounds = verdict?.bounds ?? (await deps.log.bounds(conn.sessionId));
+    } catch (err) {
+      return this.unreadable(conn, err, f.id);
+    }
     let from = bounds.lastSeq - 1;
     if (verdict?.outOfRange) sendBindingError(conn, verdict.outOfRange, f.id);
     else if (verdict) from = f.replay_from ?? from;
     // Replaying, so the log frames pass the hub's filter; never a member.
     if (!advance(conn, 'replaying')) return;
-    const whole = await hub.sendRange(conn, from, bounds.lastSeq);
+    // The log's Closed may have reached this edge since its bounds were read: the replay ends in it.
+    const toSeq = Math.max(bounds.lastSeq, hub.closedSeq ?? 0);
+    const whole = await hub.sendRange(conn, from, toSeq);
     if (!conn.open) return;
     const frames = conn.lastSeq - Math.max(from, 0);
     deps.metrics?.replayFramesServed(frames);
     this.ctx.log(conn).info({ replay_from: f.replay_from ?? null, frames, whole }, 'join after close: replayed');
     if (!whole) return this.cutClosedReplay(conn);
+    const goodbyeDeps = { goodbye: this.ctx.goodbye.bind(this.ctx), audit: deps.audit };
+    let fault: Fault | undefined;
+    if (conn.closedReason === undefined) {
+      try {
+        fault = await this.closedAfterLog(conn, from, toSeq);
+      } catch (err) {
+        return this.unreadable(conn, err, f.id);
+      }
+      if (!conn.open) return;
+    }
     // Its Closed has reason error: an Error follows it, as on every connection at such a close.
-    goodbyeAtClose({ goodbye: (c, reason, code) => this.ctx.goodbye(c, reason, code), audit: deps.audit }, conn);
+    goodbyeAtClose(goodbyeDeps, conn, fault);
+  }
+
+  /**
+   * The replay of a closed session's log sent no `Closed` (the log holds none, or the reader had
+   * it: `replay_from` at the log's end): when the log's last frame is no `Closed`, one made here
+   * from the registry's record of the close (reason `error`, no exit code, when it says nothing
+   * else), at the sequence after the log's last: the one the log's own `Closed` gets when its
+   * owner appends it after what the log holds (pty-agent log-cut.ts), so never a real frame's.
+   * Returns the fault its Error tells when its reason is `error`.
+   */
+  private async closedAfterLog(conn: Conn, from: number, lastSeq: number): Promise<Fault | undefined> {
+    const { deps } = this.ctx;
+    if (from >= lastSeq && lastSeq > 0) {
+      const [last] = await deps.log.read(conn.sessionId, lastSeq - 1, { toSeq: lastSeq });
+      if (last?.type === 'event' && last.payload['kind'] === 'Closed') return undefined;
+    }
+    const record = await deps.registry.get(conn.sessionId);
+    const reason = record?.closedReason ?? 'error';
+    const exitCode = reason === 'error' ? null : (record?.exitCode ?? null);
+    sendClosed(conn, { seq: Math.max(lastSeq, conn.position) + 1, exitCode, reason });
+    this.ctx.log(conn).warn({ seq: conn.lastSeq, reason }, 'join after close: the log holds no Closed; sent one');
+    return reason === 'error' ? { message: CLOSED_NOT_LOGGED, via: 'registry' } : undefined;
+  }
+
+  /** A join after the close could not read the log: Error INTERNAL and close 1011, never a goodbye alone. */
+  private unreadable(conn: Conn, err: unknown, requestId: string): void {
+    const why = err instanceof Error ? err.message : String(err);
+    this.ctx.log(conn).warn({ err: why }, 'join after close: frame log read failed');
+    const message = `the session is closed and its frame log could not be read (${why}): join again later to replay it`;
+    this.ctx.fail(conn, 'INTERNAL', message, requestId, CloseCode.SERVER_ERROR);
   }
 
   /**
@@ -229,6 +293,9 @@ export class JoinFlow {
     await hub.catchUp(conn);
   }
 }
+
+/** What a reader joining after the close is told when the log holds no `Closed` and the registry says `error`. */
+const CLOSED_NOT_LOGGED = `${CLOSED_IN_ERROR}; the log holds no Closed yet: this one was made from the session's record`;
 
 function sendBindingError(conn: Conn, err: BindingError, requestId: string): void {
   sendError(conn, err.code, err.message, requestId, err.data);

@@ -15,6 +15,8 @@ export interface GoodbyeDeps {
 export interface CutHubState {
   /** The sequence of the session's `Closed` once this edge delivered it from the log. */
   readonly closedSeq: number | undefined;
+  /** The highest sequence of the log this edge delivered. */
+  readonly head: number;
   /** The session's cut was logged here (at warn, once): later notices of it are logged at debug. */
   cutLogged: boolean;
 }
@@ -26,13 +28,14 @@ export interface CutCloseDeps extends GoodbyeDeps {
 }
 
 /** Why a connection is told of a server fault at the close: the Error's message, and the audit's `via`. */
-interface Fault {
+export interface Fault {
   message: string;
-  via: 'notice' | 'log';
+  /** How this edge learnt of it: the owner's notice, the log's `Closed`, the registry (a join after the close). */
+  via: 'notice' | 'log' | 'registry';
 }
 
 /** What a reader is told when it learns of the fault from the log's own `Closed` reason `error`. */
-const CLOSED_IN_ERROR =
+export const CLOSED_IN_ERROR =
   'the session was ended by the server, not by its program (Closed reason error: its frame log could not be ' +
   "written, or its program was lost); output after the log's last frame was lost";
 
@@ -89,8 +92,9 @@ export function closeCutSession(
     if (conn.sessionId !== sessionId || !conn.open || stillOwed(conn)) continue;
     // Joined after the close: it replays the log, which ends in the same `Closed`, then the goodbye.
     if (conn.sessionClosed || conn.phase === 'replaying') continue;
-    if (cut && conn.attached) sendCutClosed(conn);
-    goodbyeAtClose(deps, conn, { message: cut?.message ?? CLOSED_IN_ERROR, via: cut ? 'notice' : 'log' });
+    let message = cut?.message ?? CLOSED_IN_ERROR;
+    if (cut && conn.attached) message += sendCutClosed(conn, hub?.head ?? 0);
+    goodbyeAtClose(deps, conn, { message, via: cut ? 'notice' : 'log' });
     ended++;
   }
   const fields = {
@@ -105,14 +109,39 @@ export function closeCutSession(
 }
 
 /**
- * `Closed` is a log frame (README interpretation 1): it takes the number after the last one this
- * connection got, so sequences stay strictly increasing. That is the number the log's own `Closed`
- * gets once appended after what the log holds, unless the reader saw output the log never stored.
+ * The `Closed` reason `error` a cut notice makes for an attached connection; returns what its
+ * Error adds when the connection was not sent all the log holds (a reader lagging or catching up).
+ *
+ * `Closed` is a log frame (README interpretation 1) and sequences are unique per session, so this
+ * one takes the number the log's own `Closed` gets: the owner appends it right after what the log
+ * holds (pty-agent log-cut.ts), at the log's last sequence + 1. The highest sequence this edge
+ * knows the log has is its hub's head (or further, when a join read past it: the connection's
+ * position), so the `Closed` goes at that + 1: never the number of a frame the log holds and this
+ * edge delivered, even to a reader that is behind (its own last sequence + 1 would be a real
+ * frame's number it was never sent). It stays above whatever the connection was sent, early
+ * frames of the outage the log never stored included. Not the notice's `lastSeq` + 1: the owner
+ * numbered frames after the log's end that were lost, and the log's `Closed` reuses the first of
+ * those numbers, so a `Closed` after them would not be the log's, nor a valid `replay_from` for
+ * the closed session.
  */
-function sendCutClosed(conn: Conn): void {
+function sendCutClosed(conn: Conn, logHead: number): string {
   conn.flushFeed?.(); // frames delivered this turn keep their numbers, before this one
-  conn.lastSeq += 1;
+  const sent = conn.position;
+  const seq = Math.max(conn.lastSeq, conn.position, logHead) + 1;
+  sendClosed(conn, { seq, exitCode: null, reason: 'error' });
+  return sent < logHead
+    ? ` This connection was not sent the log's frames after sequence ${sent}: join again with replay_from ${sent} to read them.`
+    : '';
+}
+
+/**
+ * Sends a `Closed` this edge made (the log holds none yet) at `seq`, above everything the
+ * connection was sent; it is the connection's last log frame.
+ */
+export function sendClosed(conn: Conn, closed: { seq: number; exitCode: number | null; reason: string }): void {
+  conn.flushFeed?.();
+  conn.lastSeq = Math.max(conn.lastSeq + 1, closed.seq);
   conn.position = Math.max(conn.position, conn.lastSeq);
-  conn.closedReason = 'error';
-  sendDirect(conn, 'pty.session_frame', { kind: 'Closed', exit_code: null, reason: 'error' });
+  conn.closedReason = closed.reason;
+  sendDirect(conn, 'pty.session_frame', { kind: 'Closed', exit_code: closed.exitCode, reason: closed.reason });
 }
