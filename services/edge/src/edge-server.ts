@@ -13,7 +13,7 @@ import type {
 import type { AuditMetrics, EdgeMetrics, MetricsExposition, RateLimit } from '@pty-ws/telemetry';
 import type { A2aOperations } from '@pty-ws/a2a';
 import { Authenticator } from './auth';
-import { uWS } from './uws';
+import { claimUpgradeRemainder, uWS } from './uws';
 import { AdminOperations } from './admin/admin-operations';
 import { auditedA2a } from './audit/audited-a2a';
 import { EdgeAudit } from './audit/edge-audit';
@@ -264,6 +264,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       ...(deps.unavailable ? { unavailable: deps.unavailable } : {}),
     }),
     open: guarded('open', (ws) => {
+      claimUpgradeRemainder(); // before anything else allocates (uws.ts)
       if (draining) {
         ws.end(CloseCode.NORMAL, 'server_shutdown');
         return;

@@ -92,8 +92,8 @@ export class AttachHandler implements BindingContext {
     conn.ws = ws;
     this.conns.add(conn);
     this.deps.metrics?.connectionOpened(conn.binary);
-    // Leave the uWS open callback before touching other sockets: creating a NATS subscription
-    // synchronously inside it (we are still within res.upgrade) made uWS drop this socket (1006).
+    // Leave the uWS open callback before touching other sockets: what is allocated inside it (we
+    // are still within res.upgrade) can make uWS drop this socket (1006; claimUpgradeRemainder, uws.ts).
     await nextTurn();
     if (!conn.open) return;
     let hub: SessionHub;
