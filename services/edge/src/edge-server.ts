@@ -162,6 +162,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const cutClose: CutCloseDeps = {
     conns: () => handler.conns,
     goodbye: (conn, reason, code) => handler.goodbye(conn, reason, code),
+    closedSeq: (sessionId) => hubs.get(sessionId)?.closedSeq,
     audit,
   };
   const handler: AttachHandler = new AttachHandler({

@@ -1,5 +1,5 @@
 import { MemoryFrameLog } from '@pty-ws/adapters-memory';
-import type { LogCut, LogEntry, PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
+import type { LogBounds, LogCut, LogEntry, PtyExit, PtyProcess, SessionSpec } from '@pty-ws/ports';
 import { waitUntil } from '@pty-ws/testkit';
 import { sessionRecord, startRuntime } from './runtime-fixture';
 
@@ -9,11 +9,21 @@ import { sessionRecord, startRuntime } from './runtime-fixture';
  * session with reason `error` — never with its exit code as if it had ended cleanly.
  */
 
-/** A memory log that refuses appends while `down`, as a remote log does during an outage. */
+/**
+ * A memory log that refuses appends while `down`, as a remote log does during an outage. While
+ * `answersLost` it stores an append but its answer is lost, and it answers nothing else: an
+ * outage that began just after the log took an entry.
+ */
 class FlakyLog extends MemoryFrameLog {
   down = false;
-  override append(sessionId: string, entry: LogEntry): Promise<void> {
-    return this.down ? Promise.reject(new Error('the frame log is unreachable')) : super.append(sessionId, entry);
+  answersLost = false;
+  override async append(sessionId: string, entry: LogEntry): Promise<void> {
+    if (this.down) throw new Error('the frame log is unreachable');
+    await super.append(sessionId, entry);
+    if (this.answersLost) throw new Error('no answer from the frame log');
+  }
+  override bounds(sessionId: string): Promise<LogBounds> {
+    return this.answersLost ? Promise.reject(new Error('no answer from the frame log')) : super.bounds(sessionId);
   }
 }
 
@@ -104,6 +114,28 @@ describe('a session whose frame log cannot be written', () => {
     // Right after what the log held: the log stays gapless.
     expect(closed.seq).toBe(stored + 1);
     expect(closed.type === 'event' && closed.payload).toEqual({ kind: 'Closed', exit_code: null, reason: 'error' });
+    s.unsubscribe();
+  });
+
+  it('past the give-up time after its own Closed was stored unanswered: that Closed stays the only one', async () => {
+    const log = new FlakyLog();
+    const s = start(log, { bufferBytes: 1024 * 1024, giveUpMs: 300 });
+    s.proc.print('before the outage\r\n');
+    await waitUntil(async () => outputText(await log.read(s.sessionId, 0)).includes('before'), 2000, 'stored output');
+    s.proc.exit(0);
+    // Before the Closed just sequenced is appended: the log takes it, and the outage begins.
+    log.answersLost = true;
+    await s.closed;
+    const told = s.cuts.length;
+    log.answersLost = false;
+    // Back: the owner looks at the log's end, then tells the readers again.
+    await waitUntil(() => s.cuts.length > told, 5000, 'the notice once the log is back');
+    const entries = await log.read(s.sessionId, 0);
+    const closed = entries.filter((e) => e.type === 'event' && e.payload['kind'] === 'Closed');
+    expect(closed.map((e) => e.type === 'event' && e.payload)).toEqual([
+      { kind: 'Closed', exit_code: 0, reason: 'normal' },
+    ]);
+    expect(closed[0]).toBe(entries[entries.length - 1]);
     s.unsubscribe();
   });
 

@@ -37,10 +37,13 @@ export class StreamedBody {
     });
   }
 
-  /** Writes one part (the status line and headers first); false when the client went away. */
-  async write(part: string): Promise<boolean> {
+  /**
+   * Writes one part (the status line and headers first); false when the client went away. uWS
+   * sends or copies the part before this returns, so the caller may reuse its buffer at once.
+   */
+  async write(part: string | Uint8Array): Promise<boolean> {
     if (this.r.aborted || this.ended) return false;
-    if (part === '') return true; // an empty chunk would end the body
+    if (part.length === 0) return true; // an empty chunk would end the body
     let drained = true;
     this.r.res.cork(() => {
       this.writeHead();

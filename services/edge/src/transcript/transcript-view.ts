@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import type { SessionRecord } from '@pty-ws/ports';
-import { AsciicastWriter, sizeSetBy } from './asciicast';
+import { AsciicastWriter, sizeSetBy, type PartSink } from './asciicast';
 import { PageSize, yieldToLoop } from './page-size';
 import type { TranscriptQuery } from './query';
 import { streamSearch, type SearchBudget, type SearchResult } from './transcript-search';
@@ -118,15 +118,13 @@ async function sizeBefore(
 /** Frames of an export's first page: at most 1 MiB of output at the default frame size. */
 const EXPORT_FIRST_PAGE_FRAMES = 4;
 
-/** Takes one part of a streamed answer; false when nobody reads any more (stop). */
-export type PartSink = (part: string) => Promise<boolean>;
-
 /**
- * The range as an asciicast v2 recording, handed to `sink` a page at a time (about PageSize's
- * bytes of output each, the header with the first), so memory holds one page whatever the range.
- * The sink's promise is the backpressure; the loop also yields between pages. What is read before
- * the first part (the starting size, the first frame's time) may throw; a later failure throws too,
- * after some parts went out.
+ * The range as an asciicast v2 recording, handed to `sink` in parts of PART_BYTES (asciicast.ts)
+ * as it is made, so memory holds the page of frames read (about PageSize's bytes of output) and
+ * one part whatever the range. The sink's promise is the backpressure: nothing is read ahead of
+ * what it took. The loop also yields between pages. What is read before the first part (the
+ * starting size, the first frame's time) may throw; a later failure throws too, after some parts
+ * went out.
  */
 export async function exportAsciicast(
   source: TranscriptSource,
@@ -137,15 +135,17 @@ export async function exportAsciicast(
 ): Promise<void> {
   const size = await sizeBefore(source, record, range.from);
   const first = (await source.read(range.from - 1, range.to, 1))[0];
-  const writer = new AsciicastWriter({
-    width: size.cols,
-    height: size.rows,
-    timestamp: (first?.entry.ts ?? record.createdAt) / 1000,
-    title: `pty-ws session ${record.sessionId}`,
-  });
+  const writer = new AsciicastWriter(
+    {
+      width: size.cols,
+      height: size.rows,
+      timestamp: (first?.entry.ts ?? record.createdAt) / 1000,
+      title: `pty-ws session ${record.sessionId}`,
+    },
+    sink,
+  );
   let after = range.from - 1;
   let exported = 0;
-  // Each page is held twice (frames, then their JSON lines) until the socket takes it: start small.
   const pageSize = new PageSize(EXPORT_FIRST_PAGE_FRAMES);
   while (after < range.to && exported < q.limit) {
     const page = await source.read(after, range.to, Math.min(pageSize.next, q.limit - exported));
@@ -156,11 +156,10 @@ export async function exportAsciicast(
       if (se.entry.type === 'output') pageSize.saw(se.entry.data.byteLength);
       // Resizes always go in (the player's geometry); Output only of the wanted streams.
       if (se.entry.type === 'output' && !keep(q, se)) continue;
-      writer.add(se.entry);
+      if (!(await writer.add(se.entry))) return;
     }
     pageSize.adjust();
-    if (!(await sink(writer.take()))) return;
     await yieldToLoop();
   }
-  await sink(writer.finish());
+  await writer.finish();
 }

@@ -7,6 +7,8 @@ import { sendDirect, sendError } from './frame-writer';
 export interface CutCloseDeps {
   conns: () => Iterable<Conn>;
   goodbye: (conn: Conn, reason: GoodbyeReason, code: number) => void;
+  /** The sequence of the session's `Closed` once this edge delivered it from the log (SessionHub.closedSeq). */
+  closedSeq: (sessionId: string) => number | undefined;
   audit?: EdgeAudit | undefined;
 }
 
@@ -20,8 +22,12 @@ const CUT_IN_LOG =
  * `Closed` reason `error` (sendCutClosed), then a binding Error `INTERNAL`, then binding_goodbye
  * session_closed. From the log's own
  * `Closed` reason `error` (`cut` undefined; already delivered by the hub): the Error and the goodbye.
- * A connection ended by one path is not there for the other. `stillOwed`: a reader still catching
- * up from the log, which gets the log's `Closed` in its turn and the goodbye after it.
+ * The session ends once on every connection, whichever path comes first: once the log's `Closed`
+ * was delivered, a notice (the owner sends it again right after appending that `Closed`) changes
+ * nothing, since each connection has that `Closed`, or is being sent it, and the log's path ends
+ * it; a `Closed` made from the notice would be a second one. A connection ended by the notice is
+ * not there for the log's path. `stillOwed`: a reader still catching up from the log, which gets
+ * the log's `Closed` in its turn and the goodbye after it.
  */
 export function closeCutSession(
   deps: CutCloseDeps,
@@ -29,6 +35,7 @@ export function closeCutSession(
   cut: LogCut | undefined,
   stillOwed: (conn: Conn) => boolean = () => false,
 ): void {
+  if (cut && deps.closedSeq(sessionId) !== undefined) return;
   for (const conn of [...deps.conns()]) {
     if (conn.sessionId !== sessionId || !conn.open || stillOwed(conn)) continue;
     // Joined after the close: it replays the log, which ends in the same `Closed`, then the goodbye.

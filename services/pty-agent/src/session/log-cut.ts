@@ -16,7 +16,8 @@ export interface CutLogEnding {
  * `error`). Then, once the log takes appends again, `Closed` reason `error` is appended right
  * after what it holds, so a later replay ends the way the live readers saw it, and the readers are
  * told again, a few times: an edge cut off by the same outage may still be subscribing again when
- * the first notice goes out, and the log's `Closed` alone reaches only a subscribed edge.
+ * the first notice goes out, and the log's `Closed` alone reaches only a subscribed edge. A log
+ * that already ends in `Closed` gets no second one.
  */
 export async function endCutLog(o: CutLogEnding): Promise<void> {
   o.log.announceCut?.(o.sessionId, o.cut);
@@ -24,11 +25,17 @@ export async function endCutLog(o: CutLogEnding): Promise<void> {
   for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
     try {
       const { lastSeq } = await o.log.bounds(o.sessionId);
-      await o.log.append(o.sessionId, closedByCut(lastSeq + 1, o.clock.now()));
-      o.logger.info(
-        { session_id: o.sessionId, seq: lastSeq + 1, lost_frames: Math.max(0, o.cut.lastSeq - lastSeq) },
-        'frame log cut: Closed logged after the last stored frame',
-      );
+      if (await endsInClosed(o.log, o.sessionId, lastSeq)) {
+        // The session's own Closed was stored after all (its append's answer was lost in the
+        // outage): the log has its end, and a second Closed would follow it.
+        o.logger.info({ session_id: o.sessionId, seq: lastSeq }, 'frame log cut: the log already ends in Closed');
+      } else {
+        await o.log.append(o.sessionId, closedByCut(lastSeq + 1, o.clock.now()));
+        o.logger.info(
+          { session_id: o.sessionId, seq: lastSeq + 1, lost_frames: Math.max(0, o.cut.lastSeq - lastSeq) },
+          'frame log cut: Closed logged after the last stored frame',
+        );
+      }
       for (const wait of REPEAT_NOTICE_AFTER_MS) {
         o.log.announceCut?.(o.sessionId, o.cut);
         await sleep(o.clock, wait);
@@ -45,6 +52,12 @@ export async function endCutLog(o: CutLogEnding): Promise<void> {
       await sleep(o.clock, delay);
     }
   }
+}
+
+async function endsInClosed(log: FrameLog, sessionId: string, lastSeq: number): Promise<boolean> {
+  if (lastSeq < 1) return false;
+  const [last] = await log.read(sessionId, lastSeq - 1, { toSeq: lastSeq });
+  return last?.type === 'event' && last.op === 'pty.session_frame' && last.payload['kind'] === 'Closed';
 }
 
 function closedByCut(seq: number, ts: number): LogEntry {
