@@ -175,6 +175,12 @@ describe('frame log unreachable for longer than the give-up time', () => {
     expect(replayed.seqs[0]).toBe(1);
     const last = [...reader.frames].reverse().find((r) => sessionFrameOf(r, 'Closed') !== undefined);
     expect(last && sessionFrameOf(last, 'Closed')).toMatchObject({ reason: 'error', exit_code: null });
+    // A join after the close is told too: the Error right after that Closed, then the goodbye.
+    const tail = reader.frames.slice(reader.frames.indexOf(last!) + 1).map((r) => jsonFrame(r));
+    expect(tail.map((j) => [j?.op, j?.payload['code'] ?? j?.payload['reason']])).toEqual([
+      ['Error', 'INTERNAL'],
+      ['binding_goodbye', 'session_closed'],
+    ]);
     process.stdout.write(
       `log-outage(long): gave up ${gaveUpAfter} ms after the kill; readers told ${toldAfter} ms after the restart\n`,
     );

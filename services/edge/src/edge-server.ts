@@ -37,7 +37,7 @@ import { listenEdge } from './listen';
 import { AttachHandler, type SessionHostSource } from './ws/attach-handler';
 import type { Conn, ConnSocketData } from './ws/connection';
 import { HubRegistry } from './ws/hubs';
-import { closeCutSession, type CutCloseDeps } from './ws/log-cut-close';
+import { closeCutSession, goodbyeAtClose, type CutCloseDeps } from './ws/log-cut-close';
 import { upgradeHandler } from './ws/upgrade';
 import { ExpiryWatch } from './ws/expiry-watch';
 import { Keepalive } from './ws/keepalive';
@@ -130,16 +130,14 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
         if (entry.payload['reason'] === 'error') return closeCutSession(cutClose, sessionId, undefined, owed);
         for (const conn of [...handler.conns]) {
           if (conn.sessionId !== sessionId || owed(conn)) continue;
-          handler.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+          goodbyeAtClose(cutClose, conn);
         }
       });
     },
     // The owner gave the log up, told beside it: the log may never bring this session's Closed.
-    onCut: (cut, sessionId) => {
-      logger.warn({ session_id: sessionId, last_seq: cut.lastSeq }, 'frame log cut: ending the connections');
-      closeCutSession(cutClose, sessionId, cut);
-    },
-    onClosedReached: (conn) => setImmediate(() => handler.goodbye(conn, 'session_closed', CloseCode.NORMAL)),
+    onCut: (cut, sessionId) => closeCutSession(cutClose, sessionId, cut),
+    // Its Closed reached a reader that was catching up: an Error first when it has reason error.
+    onClosedReached: (conn) => setImmediate(() => goodbyeAtClose(cutClose, conn)),
     // A catch-up or replay whose log read failed (no answer in time): an Error naming where to
     // resume, then the close; the client reconnects with replay_from instead of waiting for good.
     onReadFailed: (conn, err) => {
@@ -162,7 +160,8 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
   const cutClose: CutCloseDeps = {
     conns: () => handler.conns,
     goodbye: (conn, reason, code) => handler.goodbye(conn, reason, code),
-    closedSeq: (sessionId) => hubs.get(sessionId)?.closedSeq,
+    hub: (sessionId) => hubs.get(sessionId),
+    logger,
     audit,
   };
   const handler: AttachHandler = new AttachHandler({

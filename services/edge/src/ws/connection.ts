@@ -107,6 +107,11 @@ export class Conn {
   ws?: WebSocket<ConnSocketData>;
   /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
   lastSeq = 0;
+  /**
+   * The reason of the session's `Closed` once it was written to this connection, by whichever
+   * path (live, catch-up, replay, a cut notice): `error` is followed by an Error (log-cut-close.ts).
+   */
+  closedReason?: string;
   /** How far through the session log this connection's feed has moved, frames filtered out included. */
   position = 0;
   role?: PtyRole;

@@ -94,6 +94,7 @@ export function writeFrame(
     return undefined;
   }
   conn.lastSeq = frame.seq;
+  if (frame.closedReason !== undefined) conn.closedReason = frame.closedReason;
   return binary ? 'binary' : 'json';
 }
 

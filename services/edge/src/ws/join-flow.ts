@@ -6,6 +6,7 @@ import { afterIo } from '../next-turn';
 import { currentSessionHost, hubOf, sendLogRange, type BindingContext } from './binding-context';
 import { advance, type Conn } from './connection';
 import { sendError, sendKeyframe, sendPtyError, sendRoleAssigned } from './frame-writer';
+import { goodbyeAtClose } from './log-cut-close';
 import { checkSize } from './pty-verbs';
 
 /** A `replay_from` judged against the log's retained window, as of the request. */
@@ -156,7 +157,8 @@ export class JoinFlow {
    * log tells what happened. The connection gets what it would have received had it stayed: the
    * frames after `replay_from` (REPLAY_OUT_OF_RANGE first when they are gone; without
    * `replay_from`, the last frame alone), which end in `Closed`, then binding_goodbye
-   * session_closed like every connection at the close (extension: Close lifecycle).
+   * session_closed like every connection at the close (extension: Close lifecycle), after an Error
+   * INTERNAL when that `Closed` has reason `error` (goodbyeAtClose).
    *
    * The frames go at the reader's pace, however slow: the log no longer grows, so there is nothing
    * to skip to and no live screen to hand over instead (a reader that answers no pings is ended by
@@ -180,7 +182,8 @@ export class JoinFlow {
     deps.metrics?.replayFramesServed(frames);
     this.ctx.log(conn).info({ replay_from: f.replay_from ?? null, frames, whole }, 'join after close: replayed');
     if (!whole) return this.cutClosedReplay(conn);
-    this.ctx.goodbye(conn, 'session_closed', CloseCode.NORMAL);
+    // Its Closed has reason error: an Error follows it, as on every connection at such a close.
+    goodbyeAtClose({ goodbye: (c, reason, code) => this.ctx.goodbye(c, reason, code), audit: deps.audit }, conn);
   }
 
   /**

@@ -15,6 +15,8 @@ export interface SerializedFrame {
   /** PW1O bytes for Output entries; other entries travel as JSON text in both formats. */
   binary?: Uint8Array;
   bytes: number;
+  /** A `Closed` frame's reason: the connections it is written to must be ended after it (log-cut-close.ts). */
+  closedReason?: string;
 }
 
 export function serializeEntry(entry: LogEntry): SerializedFrame {
@@ -42,7 +44,9 @@ export function serializeEntry(entry: LogEntry): SerializedFrame {
   const frame: Record<string, unknown> = { op: entry.op, id: entry.id, ts, sequence: entry.seq };
   if (entry.serviceParameters) frame['service_parameters'] = entry.serviceParameters;
   frame['payload'] = entry.payload;
-  return new JsonFrame(entry.seq, entry.taskId, JSON.stringify(frame));
+  const closed = entry.op === 'pty.session_frame' && entry.payload['kind'] === 'Closed';
+  const closedReason = closed ? String(entry.payload['reason']) : undefined;
+  return new JsonFrame(entry.seq, entry.taskId, JSON.stringify(frame), closedReason);
 }
 
 /**
@@ -64,6 +68,7 @@ class JsonFrame implements SerializedFrame {
     readonly seq: number,
     readonly taskId: string | undefined,
     text: string,
+    readonly closedReason: string | undefined,
   ) {
     this.text = text;
     this.bytes = text.length;

@@ -50,7 +50,8 @@ export interface HubOptions {
   onPace?: (sessionId: string, behind: boolean) => Promise<boolean> | void;
   /**
    * A connection that was catching up when the session's `Closed` was delivered has now been
-   * sent it too (closedSeq): its goodbye is due. Those live at the close get theirs at once.
+   * sent it too (closedSeq): its goodbye is due (after an Error when the `Closed` has reason
+   * `error`: goodbyeAtClose). Those live at the close get theirs at once.
    */
   onClosedReached?: (conn: Conn) => void;
   /**
@@ -89,6 +90,8 @@ export class SessionHub implements Disposable {
   hotMisses = 0;
   /** Sequence of the session's `Closed` once this hub delivered it: nothing follows it. */
   closedSeq: number | undefined;
+  /** The session's frame log cut was logged on this edge (log-cut-close.ts): once at warn. */
+  cutLogged = false;
   /** Entries held while a gap in the feed is filled from the log, so order is never broken. */
   private backlog: LogEntry[] | null = null;
   /** Delivered entries not yet written to the live connections. */
