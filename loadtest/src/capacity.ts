@@ -16,7 +16,7 @@ import { churn } from './capacity/churn';
 import { Collector } from './capacity/collect';
 import { idleSessions } from './capacity/idle-sessions';
 import { idleSockets, levelsWithinFileLimit } from './capacity/idle-sockets';
-import { parseCapacityArgs, type CapacityOptions } from './capacity/profile';
+import { parseCapacityArgs, type CapacityOptions, type CapacityPhase } from './capacity/profile';
 import { GOALS, renderCapacityTable, type CapacityReport } from './capacity/report';
 import { typingAtOnce } from './capacity/typing';
 
@@ -98,6 +98,7 @@ async function main(): Promise<void> {
     date: date.toISOString(),
     mode: 'single-node',
     profile: p,
+    phases: opts.phases,
     machine: machineInfo(REPO_ROOT),
     goals: GOALS,
     errors: {},
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
   log(`capacity: profile ${p.name}, budget ${p.budgetMs / 1000} s`);
   const sockets = levelsWithinFileLimit(p.sockets);
   // Shares of the time left: sockets and sessions weigh most (10k joins, 1000 spawns).
-  const phases: Array<[string, number, (svc: Service, c: Cleanup, gc: Collector) => Promise<void>]> = [
+  const all: Array<[CapacityPhase, number, (svc: Service, c: Cleanup, gc: Collector) => Promise<void>]> = [
     ['idle_sockets', 3, async (svc, c) => void (report.idle_sockets = await idleSockets(svc, sockets, p.restMs, c))],
     [
       'idle_sessions',
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
     ],
     ['churn', 1, async (svc, c, gc) => void (report.churn = await churn(svc, p.churnSessions, gc, c))],
   ];
+  const phases = all.filter(([name]) => opts.phases.includes(name));
   for (const [i, [name, weight, fn]] of phases.entries()) {
     const total = phases.slice(i).reduce((s, [, w]) => s + w, 0);
     await runPhase(report, name, budget.share(weight, total), fn);

@@ -64,16 +64,43 @@ export const CAPACITY_PROFILES: Record<CapacityProfile['name'], CapacityProfile>
   },
 };
 
+/** The run's phases, in the order they run; `--only` picks some of them. */
+export const CAPACITY_PHASES = ['idle_sockets', 'idle_sessions', 'typing', 'attach_storm', 'churn'] as const;
+export type CapacityPhase = (typeof CAPACITY_PHASES)[number];
+
+/** Short names `--only` also takes. */
+const PHASE_ALIASES: Readonly<Record<string, CapacityPhase>> = {
+  sockets: 'idle_sockets',
+  sessions: 'idle_sessions',
+  storm: 'attach_storm',
+};
+
 export interface CapacityOptions {
   profile: CapacityProfile;
   out?: string;
+  /** The phases to run (all of them unless `--only` named some). */
+  phases: CapacityPhase[];
 }
 
-export const CAPACITY_USAGE = 'usage: npm run capacity -- [--quick | --tiny] [--out <file.json>]';
+export const CAPACITY_USAGE =
+  'usage: npm run capacity -- [--quick | --tiny] [--only <phase>[,<phase>...]] [--out <file.json>]\n' +
+  `  phases: ${CAPACITY_PHASES.join(', ')} (or sockets, sessions, storm)`;
+
+function parsePhases(list: string | undefined): CapacityPhase[] {
+  if (!list) throw new Error(`--only needs a phase\n${CAPACITY_USAGE}`);
+  const picked = new Set<CapacityPhase>();
+  for (const name of list.split(',')) {
+    const phase = PHASE_ALIASES[name] ?? CAPACITY_PHASES.find((p) => p === name);
+    if (!phase) throw new Error(`unknown phase ${name}\n${CAPACITY_USAGE}`);
+    picked.add(phase);
+  }
+  return CAPACITY_PHASES.filter((p) => picked.has(p));
+}
 
 export function parseCapacityArgs(argv: string[]): CapacityOptions {
   let profile = CAPACITY_PROFILES.full;
   let out: string | undefined;
+  let phases: CapacityPhase[] = [...CAPACITY_PHASES];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') profile = CAPACITY_PROFILES.quick;
@@ -81,7 +108,8 @@ export function parseCapacityArgs(argv: string[]): CapacityOptions {
     else if (a === '--out') {
       out = argv[++i];
       if (!out) throw new Error(`--out needs a file\n${CAPACITY_USAGE}`);
-    } else throw new Error(`unknown argument ${a}\n${CAPACITY_USAGE}`);
+    } else if (a === '--only') phases = parsePhases(argv[++i]);
+    else throw new Error(`unknown argument ${a}\n${CAPACITY_USAGE}`);
   }
-  return { profile, ...(out ? { out } : {}) };
+  return { profile, phases, ...(out ? { out } : {}) };
 }

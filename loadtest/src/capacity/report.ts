@@ -4,7 +4,7 @@ import type { AttachStormMetric } from './attach-storm';
 import type { ChurnMetric } from './churn';
 import type { IdleSessionsMetric } from './idle-sessions';
 import type { IdleSocketsMetric } from './idle-sockets';
-import type { CapacityProfile } from './profile';
+import type { CapacityPhase, CapacityProfile } from './profile';
 import type { TypingLevel } from './typing';
 
 export interface CapacityReport {
@@ -12,6 +12,8 @@ export interface CapacityReport {
   date: string;
   mode: 'single-node';
   profile: CapacityProfile;
+  /** The phases this run ran (`--only`); the others have no figures. */
+  phases: CapacityPhase[];
   machine: MachineInfo;
   /** Goals the figures are held against (a figure over its goal is flagged in the table). */
   goals: { per_socket_kb: number; per_session_kb: number };

@@ -37,5 +37,5 @@ export {
   type Span,
   type Tracer,
 } from './trace-context';
-export { childLogger } from './child-logger';
+export { boundLogger, childLogger } from './child-logger';
 export { pushNotificationMetrics, type PushNotificationMetrics } from './push-metrics';

@@ -13,7 +13,7 @@ import type {
 import type { AuditMetrics, EdgeMetrics, MetricsExposition, RateLimit } from '@pty-ws/telemetry';
 import type { A2aOperations } from '@pty-ws/a2a';
 import { Authenticator } from './auth';
-import { uWS } from './uws';
+import { claimUpgradeRemainder, uWS } from './uws';
 import { AdminOperations } from './admin/admin-operations';
 import { auditedA2a } from './audit/audited-a2a';
 import { EdgeAudit } from './audit/edge-audit';
@@ -35,7 +35,7 @@ import { TransportPolicy, createApp } from './transport';
 import { HostPolicy } from './http/host-policy';
 import { listenEdge } from './listen';
 import { AttachHandler, type SessionHostSource } from './ws/attach-handler';
-import type { Conn } from './ws/connection';
+import type { Conn, ConnSocketData } from './ws/connection';
 import { HubRegistry } from './ws/hubs';
 import { closeCutSession, goodbyeAtClose, type CutCloseDeps } from './ws/log-cut-close';
 import { upgradeHandler } from './ws/upgrade';
@@ -243,7 +243,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       }
     };
 
-  app.ws<Conn>('/agents/:instance/sessions/:session/attach', {
+  app.ws<ConnSocketData>('/agents/:instance/sessions/:session/attach', {
     // Above PTYWS_MAX_FRAME_BYTES so that AttachHandler sees and refuses such messages with an
     // Error and close 1009; uWS itself drops a socket past this without a close frame (1006).
     maxPayloadLength: uwsPayloadLimit(config.maxFrameBytes),
@@ -265,28 +265,30 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       ...(deps.unavailable ? { unavailable: deps.unavailable } : {}),
     }),
     open: guarded('open', (ws) => {
+      claimUpgradeRemainder(); // before anything else allocates (uws.ts)
       if (draining) {
         ws.end(CloseCode.NORMAL, 'server_shutdown');
         return;
       }
       void handler.open(ws);
-      expiry.watch(ws.getUserData());
+      expiry.watch(ws.getUserData().conn);
     }),
-    message: guarded('message', (ws, message, isBinary) => handler.message(ws.getUserData(), message, isBinary)),
+    message: guarded('message', (ws, message, isBinary) => handler.message(ws.getUserData().conn, message, isBinary)),
     drain: (ws) => {
-      const conn = ws.getUserData();
+      const conn = ws.getUserData().conn;
       conn.onDrain?.();
       void handler.resumeLagged(conn);
     },
     // A pace probe's answer says how far the reader has read (output-flow/pace-probe.ts); any other is keepalive's.
     pong: (ws, message) => {
-      const conn = ws.getUserData();
+      const conn = ws.getUserData().conn;
       if (isProbeAnswer(message)) probeAnswered(conn, clock.monotonic());
       else keepalive.pong(conn);
     },
     close: (ws, code) => {
-      expiry.forget(ws.getUserData());
-      handler.closed(ws.getUserData(), code);
+      const conn = ws.getUserData().conn;
+      expiry.forget(conn);
+      handler.closed(conn, code);
     },
   });
 

@@ -55,6 +55,30 @@ export const SEND_DROPPED = 2;
 export function sendMessage<T>(ws: WebSocket<T>, message: RecognizedString, isBinary: boolean): number {
   return ws.send(message, isBinary, true);
 }
+
+/** Sizes claimed by `claimUpgradeRemainder`: malloc's bins from 32- to 192-byte chunks. */
+const REMAINDER_SIZES = [24, 40, 56, 72, 88, 104, 120, 136, 152, 168, 184];
+/** The last claim, held until the next: alive until uWS's cork has returned. */
+let _held: ArrayBuffer[] = [];
+
+/**
+ * Called first in a WebSocket `open` handler, while uWS is still inside `res.upgrade`.
+ *
+ * This build of uWS closes a socket upgraded inside `res.cork` (the edge's asynchronous upgrade)
+ * right after its open event, with 1006 and no close frame, whenever an allocation made during that
+ * event reuses the memory the upgrade freed. The upgrade shrinks the socket's allocation in place
+ * from an HTTP response to a WebSocket and frees the tail; `cork` then fails to see that the socket
+ * changed (it compares addresses only) and reads the response's `state` from that freed tail: a
+ * value with its connection-close bit set and its pending bit clear, as the upper half of a heap
+ * pointer has, makes it shut the new socket down (fixed upstream after this build, uWebSockets PR
+ * #1929). Here the tail is a 96-byte chunk; any 73–88-byte allocation of the open event (V8,
+ * Node, a NATS subscription) can take it. Zero-filled buffers taken first, two per bin around it (the
+ * second in case another block of the bin was freed since), keep it zeroed until `cork` has read it (test: upgrade-remainder.test.ts).
+ */
+export function claimUpgradeRemainder(): void {
+  _held = REMAINDER_SIZES.flatMap((n) => [new ArrayBuffer(n), new ArrayBuffer(n)]);
+}
+
 export type {
   RecognizedString,
   HttpRequest,

@@ -1,4 +1,4 @@
-import { advance, moveFeed, newConn, type ConnFeed, type ConnPhase } from '../src/ws/connection';
+import { Conn, advance, moveFeed, newConn, type ConnFeed, type ConnPhase } from '../src/ws/connection';
 
 /** The edge connection's phases only move forward, and the flags the hub reads follow them. */
 const conn = () =>
@@ -73,5 +73,33 @@ describe('connection feed', () => {
     moveFeed(c, 'live');
     expect(moveFeed(c, 'live')).toBe(false);
     expect(c.feed).toBe('live');
+  });
+});
+
+describe('connection shape', () => {
+  /**
+   * The uWS socket's user data is `{ conn }` (upgrade.ts); uWS copies its own fields onto the
+   * socket object, and a copy of every connection field put that object in V8's dictionary mode.
+   * A connection is its own class instance with every field declared from the start, so fields
+   * set later (role, limiter, timers, drain hooks) never change its shape.
+   */
+  it('is a Conn instance whose fields all exist from the start, optional ones undefined', () => {
+    const c = conn();
+    expect(c).toBeInstanceOf(Conn);
+    const later = ['ws', 'role', 'label', 'tasks', 'backlogSince', 'joining', 'onDrain', 'flushFeed'];
+    const more = ['serviceParameters', 'pingOutstandingSince', 'probeSentAt', 'heldFrames', 'limiter'];
+    for (const key of [...later, ...more, 'closedJoinTimer']) {
+      expect(Object.prototype.hasOwnProperty.call(c, key)).toBe(true);
+      expect(c[key as keyof Conn]).toBeUndefined();
+    }
+    const before = Object.keys(c);
+    c.role = 'observer';
+    c.tasks = new Set(['t']);
+    advance(c, 'ready');
+    expect(Object.keys(c)).toEqual(before);
+  });
+
+  it('shares one settled PTY queue between new connections until a verb runs', () => {
+    expect(conn().ptyQueue).toBe(conn().ptyQueue);
   });
 });

@@ -1,7 +1,6 @@
 import { ManualClock } from '@pty-ws/testkit';
 import { advance, newConn, type Conn } from '../src/ws/connection';
 import { Keepalive } from '../src/ws/keepalive';
-import type { WebSocket } from '../src/uws';
 
 /** Keepalive rounds on a manual clock: a peer that stops answering pings is reaped, one that answers is not. */
 const PING_MS = 1000;
@@ -19,7 +18,7 @@ function conn(clientId: string): Conn & { pings: number } {
     }),
     { pings: 0 },
   );
-  c.ws = { ping: () => c.pings++ } as unknown as WebSocket<Conn>;
+  c.ws = { ping: () => c.pings++ } as unknown as Conn['ws'];
   advance(c, 'ready');
   return c;
 }

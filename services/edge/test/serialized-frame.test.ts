@@ -23,6 +23,17 @@ describe('serializeEntry', () => {
     expect(frame.binary).toBeUndefined();
   });
 
+  it("keeps a task frame's task id and sizes it by its JSON text, before and after the bytes are made", () => {
+    const frame = serializeEntry({ ...event, taskId: 'task-1', serviceParameters: { trace_id: 't' } });
+    const text = frame.json;
+    expect(frame.taskId).toBe('task-1');
+    expect(frame.bytes).toBe(text.length);
+    expect(JSON.parse(text)).toMatchObject({ service_parameters: { trace_id: 't' }, sequence: 7 });
+    void frame.jsonBytes;
+    expect(frame.json).toBe(text);
+    expect(serializeEntry(event).taskId).toBeUndefined();
+  });
+
   it("makes an Output frame's JSON only when asked, then keeps it", () => {
     const data = new Uint8Array([0x68, 0x69, 0xff, 0x0a]);
     const frame = serializeEntry({

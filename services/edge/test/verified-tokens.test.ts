@@ -106,4 +106,25 @@ describe('Authenticator with verified-token cache', () => {
     await auth.authenticate(tokens[0]!);
     expect(store.lookups).toBe(1);
   });
+
+  it('hands every connection of a cached token one shared principal, and a fresh one after a new lookup', async () => {
+    const { auth, mint } = await setup(5000);
+    const expiresAt = clock.now() + 3_600_000;
+    const token = await mint('shared', { sessionId: 's1', expiresAt });
+    const first = await auth.authenticate(token);
+    const second = await auth.authenticate(token);
+    expect(second).toBe(first);
+    expect(first).toEqual({
+      id: 'token:shared',
+      scopes: new Set(['pty:control']),
+      instanceId: 'i',
+      tokenId: 'shared',
+      sessionId: 's1',
+      expiresAt,
+    });
+    clock.advance(5001);
+    const third = await auth.authenticate(token);
+    expect(third).not.toBe(first);
+    expect(third).toEqual(first);
+  });
 });

@@ -25,24 +25,22 @@ export type FrameVerdict = { ok: true } | { ok: false; limit: RateLimit; abusive
 
 const OK: FrameVerdict = { ok: true };
 
-/** Per-connection inbound budget: frames per second and PTY input bytes per second. */
+/**
+ * Per-connection inbound budget: frames per second and PTY input bytes per second. The input and
+ * strike buckets are made on first use: a bucket nobody has taken from is full whenever it is
+ * made, and most connections (observers) never type or get refused.
+ */
 export class FrameLimiter {
   private readonly frames: TokenBucket;
-  private readonly input: TokenBucket;
-  private readonly strikes: TokenBucket;
+  private input: TokenBucket | undefined;
+  private strikes: TokenBucket | undefined;
 
   constructor(
     private readonly limits: FrameLimits,
-    clock: Clock = systemClock,
+    private readonly clock: Clock = systemClock,
   ) {
     // One second of allowance as burst: bursty typing or paste is fine, a sustained flood is not.
     this.frames = new TokenBucket(limits.frameRatePerConn, limits.frameRatePerConn, clock);
-    this.input = new TokenBucket(limits.inputBytesPerConn, limits.inputBytesPerConn, clock);
-    this.strikes = new TokenBucket(
-      limits.abuseRefusalsPerS ?? STRIKE_RATE_PER_S,
-      limits.abuseRefusals ?? STRIKE_BURST,
-      clock,
-    );
   }
 
   /** Every inbound message, before it is parsed. */
@@ -53,6 +51,7 @@ export class FrameLimiter {
 
   /** PTY input bytes of one frame (decoded size). */
   inputBytes(n: number): FrameVerdict {
+    this.input ??= new TokenBucket(this.limits.inputBytesPerConn, this.limits.inputBytesPerConn, this.clock);
     if (this.input.take(n)) return OK;
     return this.refuse(
       'input_bytes',
@@ -61,6 +60,11 @@ export class FrameLimiter {
   }
 
   private refuse(limit: RateLimit, message: string): FrameVerdict {
+    this.strikes ??= new TokenBucket(
+      this.limits.abuseRefusalsPerS ?? STRIKE_RATE_PER_S,
+      this.limits.abuseRefusals ?? STRIKE_BURST,
+      this.clock,
+    );
     return { ok: false, limit, abusive: !this.strikes.take(), message };
   }
 }

@@ -17,7 +17,7 @@ import {
 } from '@pty-ws/protocol';
 import {
   SpanKind,
-  childLogger,
+  boundLogger,
   globalTracer,
   inSpan,
   logTraceId,
@@ -31,7 +31,7 @@ import { canControl } from '../auth';
 import type { Logger } from '../logger';
 import type { WebSocket } from '../uws';
 import { currentSessionHost, type AttachDeps, type BindingContext } from './binding-context';
-import { advance, type Conn } from './connection';
+import { advance, type Conn, type ConnSocketData } from './connection';
 import { sendDirect, sendError, sendGoodbye, sendReply } from './frame-writer';
 import { FrameIntake } from './frame-intake';
 import { JoinFlow } from './join-flow';
@@ -61,8 +61,6 @@ export class AttachHandler implements BindingContext {
   readonly conns = new Set<Conn>();
   readonly clock: Clock;
   private readonly tracer: Tracer;
-  /** Per-connection child loggers, remade when the connection's service parameters change. */
-  private readonly loggers = new WeakMap<Conn, { params: Conn['serviceParameters']; logger: Logger }>();
   private readonly joins = new JoinFlow(this);
   private readonly tasks = new TaskVerbs(this);
   private readonly ptyVerbs = new PtyVerbs(this);
@@ -73,29 +71,29 @@ export class AttachHandler implements BindingContext {
     this.clock = deps.clock ?? systemClock;
   }
 
-  /** Log lines about a connection carry its session, client and (once the client sent one) trace id. */
+  /**
+   * Log lines about a connection carry its session, client and (once the client sent one) trace id.
+   * Bound per call, not a child logger kept per connection: connections log rarely (attach,
+   * detach, errors), and a kept child cost each idle socket about 1 KB.
+   */
   log(conn: Conn): Logger {
-    const cached = this.loggers.get(conn);
-    if (cached && cached.params === conn.serviceParameters) return cached.logger;
     const traceId = logTraceId(conn.serviceParameters);
-    const logger = childLogger(this.deps.logger, {
+    return boundLogger(this.deps.logger, {
       session_id: conn.sessionId,
       client_id: conn.clientId,
       ...(traceId ? { trace_id: traceId } : {}),
     });
-    this.loggers.set(conn, { params: conn.serviceParameters, logger });
-    return logger;
   }
 
   // ---- lifecycle --------------------------------------------------------------------------------
 
-  async open(ws: WebSocket<Conn>): Promise<void> {
-    const conn = ws.getUserData();
+  async open(ws: WebSocket<ConnSocketData>): Promise<void> {
+    const conn = ws.getUserData().conn;
     conn.ws = ws;
     this.conns.add(conn);
     this.deps.metrics?.connectionOpened(conn.binary);
-    // Leave the uWS open callback before touching other sockets: creating a NATS subscription
-    // synchronously inside it (we are still within res.upgrade) made uWS drop this socket (1006).
+    // Leave the uWS open callback before touching other sockets: what is allocated inside it (we
+    // are still within res.upgrade) can make uWS drop this socket (1006; claimUpgradeRemainder, uws.ts).
     await nextTurn();
     if (!conn.open) return;
     let hub: SessionHub;
@@ -135,8 +133,9 @@ export class AttachHandler implements BindingContext {
     }
     advance(conn, 'ready');
     // Frames that arrived while the hello was being prepared are handled now, in order.
-    const held = conn.heldFrames.splice(0);
-    for (const f of held) this.handle(conn, f.data, f.bytes, f.isBinary);
+    const held = conn.heldFrames;
+    conn.heldFrames = undefined;
+    for (const f of held ?? []) this.handle(conn, f.data, f.bytes, f.isBinary);
   }
 
   /**
@@ -187,7 +186,7 @@ export class AttachHandler implements BindingContext {
       // binding_hello must be the first frame (§5.1): nothing is processed before it is sent.
       // An oversized message is held by its head only: it is refused, never read.
       const keep = this.intake.oversized(data.byteLength) ? data.slice(0, 512) : data.slice(0);
-      conn.heldFrames.push({ data: keep, isBinary, bytes: data.byteLength });
+      (conn.heldFrames ??= []).push({ data: keep, isBinary, bytes: data.byteLength });
       return;
     }
     this.handle(conn, data, data.byteLength, isBinary);

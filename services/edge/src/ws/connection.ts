@@ -68,11 +68,24 @@ export interface ConnInit {
 }
 
 /**
- * Per-connection state, kept as the uWS socket's user data. uWS copies the object's own fields
- * at the upgrade (no prototype survives), so this is plain data: `newConn` makes it, `advance`
- * is the only writer of the phase and of the flags derived from it.
+ * What the uWS socket carries as its user data: the connection, one field. uWS copies every own
+ * field of the upgrade's user data onto its socket object; a copy of the many-field connection
+ * sent that object into V8's dictionary mode (1.6 KB a socket, and a hash lookup per field read
+ * on the fan-out path). `Conn` stays a class instance of its own, with fast in-object fields.
  */
-export interface Conn {
+export interface ConnSocketData {
+  readonly conn: Conn;
+}
+
+/** A resolved promise every new connection's PTY queue starts from (one for all of them). */
+const SETTLED: Promise<void> = Promise.resolve();
+
+/**
+ * Per-connection state. `advance` is the only writer of the phase and of the flags derived from
+ * it. Every field is declared here, so every connection has the same shape; what only some
+ * connections need (task subscriptions, held frames, the inbound limiter) is made on first use.
+ */
+export class Conn {
   readonly clientId: string;
   readonly instanceId: string;
   readonly sessionId: string;
@@ -84,29 +97,29 @@ export interface Conn {
    * replays its log, which ends in `Closed`, then gets binding_goodbye session_closed.
    */
   readonly sessionClosed: boolean;
-  readonly phase: ConnPhase;
+  readonly phase: ConnPhase = 'greeting';
   /** Derived from `phase` by `advance`: the socket is still there (not closed). */
-  readonly open: boolean;
+  readonly open: boolean = true;
   /** Derived: receives the session's non-task log frames (joined, replaying, leaving). */
-  readonly attached: boolean;
+  readonly attached: boolean = false;
   /** Derived: holds a role the owner must be told to release (joined). */
-  readonly member: boolean;
-  ws?: WebSocket<Conn>;
+  readonly member: boolean = false;
+  ws?: WebSocket<ConnSocketData>;
   /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
-  lastSeq: number;
+  lastSeq = 0;
   /**
    * The reason of the session's `Closed` once it was written to this connection, by whichever
    * path (live, catch-up, replay, a cut notice): `error` is followed by an Error (log-cut-close.ts).
    */
   closedReason?: string;
   /** How far through the session log this connection's feed has moved, frames filtered out included. */
-  position: number;
+  position = 0;
   role?: PtyRole;
   label?: string;
-  /** Tasks whose TaskStatusUpdate frames this connection receives. */
-  readonly tasks: Set<string>;
+  /** Tasks whose TaskStatusUpdate frames this connection receives; made by the first subscription. */
+  tasks?: Set<string>;
   /** How the session's frames reach it (see ConnFeed); `moveFeed`, called by the hub, is the only writer. */
-  readonly feed: ConnFeed;
+  readonly feed: ConnFeed = 'behind';
   /** Monotonic time (the hub's Clock) since which its backlog has stayed above the slow-consumer threshold. */
   backlogSince?: number;
   /** A pty.join_session is being handled (join-flow.ts): a goodbye at the session's close waits for it. */
@@ -119,8 +132,8 @@ export interface Conn {
    * socket gets its frames in order and what is sent next carries a true `lastSeq`.
    */
   flushFeed?: () => void;
-  firstFrameSeen: boolean;
-  extensionActive: boolean;
+  firstFrameSeen = false;
+  extensionActive = true;
   serviceParameters?: ServiceParameters;
   /** When the oldest unanswered ping was sent; undefined while the peer answers. */
   pingOutstandingSince?: number;
@@ -130,15 +143,25 @@ export interface Conn {
   probeAnsweredAt?: number;
   /** The session's output bytes on this edge when the last pace probe was sent. */
   probeFlowMark?: number;
-  lastKeyframeRequestAt: number;
+  lastKeyframeRequestAt = 0;
   /** Serializes PTY verbs of one connection so join/input/resize apply in arrival order. */
-  ptyQueue: Promise<void>;
-  /** Frames received while greeting (before binding_hello went out), handled once it has. */
-  readonly heldFrames: Array<{ data: ArrayBuffer; isBinary: boolean; bytes: number }>;
+  ptyQueue: Promise<void> = SETTLED;
+  /** Frames received while greeting (before binding_hello went out), handled once it has; made by the first. */
+  heldFrames?: Array<{ data: ArrayBuffer; isBinary: boolean; bytes: number }>;
   /** Inbound frame and input-byte budget, created on the first frame. */
   limiter?: FrameLimiter;
   /** For `sessionClosed`: ends the connection if no join comes (CLOSED_SESSION_JOIN_GRACE_MS). */
   closedJoinTimer?: ClockTimer;
+
+  constructor(init: ConnInit) {
+    this.clientId = init.clientId;
+    this.instanceId = init.instanceId;
+    this.sessionId = init.sessionId;
+    this.principal = init.principal;
+    this.binary = init.binary;
+    this.remoteAddress = init.remoteAddress;
+    this.sessionClosed = init.sessionClosed ?? false;
+  }
 }
 
 /** The fields `advance` writes. */
@@ -159,25 +182,7 @@ function fieldsOf(phase: ConnPhase): PhaseFields {
 }
 
 export function newConn(init: ConnInit): Conn {
-  return {
-    clientId: init.clientId,
-    instanceId: init.instanceId,
-    sessionId: init.sessionId,
-    principal: init.principal,
-    binary: init.binary,
-    remoteAddress: init.remoteAddress,
-    sessionClosed: init.sessionClosed ?? false,
-    ...fieldsOf('greeting'),
-    lastSeq: 0,
-    position: 0,
-    tasks: new Set(),
-    feed: 'behind',
-    firstFrameSeen: false,
-    extensionActive: true,
-    lastKeyframeRequestAt: 0,
-    ptyQueue: Promise.resolve(),
-    heldFrames: [],
-  };
+  return new Conn(init);
 }
 
 /**

@@ -35,7 +35,7 @@ function isLarge(conn: Conn, frame: SerializedFrame): boolean {
 
 /** Whether a frame belongs on this connection (README interpretation 2). */
 export function wants(conn: Conn, frame: { taskId?: string }): boolean {
-  return frame.taskId !== undefined ? conn.tasks.has(frame.taskId) : conn.attached;
+  return frame.taskId !== undefined ? conn.tasks?.has(frame.taskId) === true : conn.attached;
 }
 
 /** The batch's frames past the live connection's position, small ones corked together. */

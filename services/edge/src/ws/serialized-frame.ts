@@ -5,7 +5,7 @@ import type { LogEntry } from '@pty-ws/ports';
 export interface SerializedFrame {
   seq: number;
   taskId?: string;
-  /** The JSON text frame; for Output built on first read (then kept). */
+  /** The JSON text frame; for Output built on first read (then kept), for others decoded from `jsonBytes` once those are made. */
   readonly json: string;
   /**
    * `json` as UTF-8, made on first read (then kept): what the sockets are sent. uWS would encode a
@@ -44,19 +44,45 @@ export function serializeEntry(entry: LogEntry): SerializedFrame {
   const frame: Record<string, unknown> = { op: entry.op, id: entry.id, ts, sequence: entry.seq };
   if (entry.serviceParameters) frame['service_parameters'] = entry.serviceParameters;
   frame['payload'] = entry.payload;
-  const json = JSON.stringify(frame);
-  let jsonBytes: Uint8Array | undefined;
   const closed = entry.op === 'pty.session_frame' && entry.payload['kind'] === 'Closed';
   const closedReason = closed ? String(entry.payload['reason']) : undefined;
-  return {
-    seq: entry.seq,
-    ...(entry.taskId !== undefined ? { taskId: entry.taskId } : {}),
-    ...(closedReason !== undefined ? { closedReason } : {}),
-    json,
-    get jsonBytes(): Uint8Array {
-      jsonBytes ??= Buffer.from(json, 'utf8');
-      return jsonBytes;
-    },
-    bytes: json.length,
-  };
+  return new JsonFrame(entry.seq, entry.taskId, JSON.stringify(frame), closedReason);
+}
+
+/**
+ * A non-Output entry: JSON text in both formats. A class, not an object literal: a literal with
+ * accessors and a spread field went to dictionary mode (about 350 bytes a frame with its
+ * closures), and a hub keeps hundreds of these (RecentFrames).
+ */
+class JsonFrame implements SerializedFrame {
+  readonly bytes: number;
+  /**
+   * Kept as text until the first socket needs the bytes, then as the bytes only: an attach
+   * storm's MembershipChanged frames, each with the whole member list, cost twice their size
+   * when both forms stayed.
+   */
+  private text: string | undefined;
+  private utf8: Buffer | undefined = undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly taskId: string | undefined,
+    text: string,
+    readonly closedReason: string | undefined,
+  ) {
+    this.text = text;
+    this.bytes = text.length;
+  }
+
+  get json(): string {
+    return this.text ?? (this.utf8 as Buffer).toString('utf8');
+  }
+
+  get jsonBytes(): Uint8Array {
+    if (!this.utf8) {
+      this.utf8 = Buffer.from(this.text as string, 'utf8');
+      this.text = undefined;
+    }
+    return this.utf8;
+  }
 }

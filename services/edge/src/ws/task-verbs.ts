@@ -126,7 +126,7 @@ export class TaskVerbs {
     const verdict = await judgeReplay(this.ctx, conn, replayFrom);
     if (verdict?.outOfRange) throw verdict.outOfRange;
     hub.goOffline(conn);
-    conn.tasks.add(taskId);
+    (conn.tasks ??= new Set()).add(taskId);
     sendReply(conn, f.id, 'SubscribeToTask.Accepted', { current_sequence: hub.head });
     if (replayFrom !== undefined) {
       if (replayFrom < conn.position) {
@@ -150,14 +150,14 @@ export class TaskVerbs {
 
   async unsubscribe(conn: Conn, f: ClientFrameOf<'Unsubscribe'>): Promise<void> {
     const taskId = f.payload.task_id;
-    if (!conn.tasks.has(taskId)) await this.getTask(conn, taskId); // TASK_NOT_FOUND for unknown tasks
+    if (!conn.tasks?.has(taskId)) await this.getTask(conn, taskId); // TASK_NOT_FOUND for unknown tasks
     this.removeSubscription(conn, taskId);
     sendReply(conn, f.id, 'Unsubscribe.Response', {});
   }
 
   private addSubscription(conn: Conn, taskId: string): void {
     conn.flushFeed?.(); // what was delivered before goes out under the old subscriptions
-    conn.tasks.add(taskId);
+    (conn.tasks ??= new Set()).add(taskId);
     if (conn.feed === 'live') return; // the hub sends it the task's updates from now on
     this.positionTaskOnly(conn);
     // At the head this completes synchronously: the socket is live before any update exists.
@@ -172,6 +172,6 @@ export class TaskVerbs {
 
   private removeSubscription(conn: Conn, taskId: string): void {
     conn.flushFeed?.();
-    conn.tasks.delete(taskId);
+    conn.tasks?.delete(taskId);
   }
 }

@@ -15,7 +15,7 @@ import type { ConnectionAdmission, Refusal } from '../limits';
 import type { TransportPolicy } from '../transport';
 import type { Logger } from '../logger';
 import type { HttpRequest, HttpResponse } from '../uws';
-import { newConn } from './connection';
+import { newConn, type ConnSocketData } from './connection';
 
 const ATTACH_PATH = /^\/agents\/([^/]+)\/sessions\/([^/]+)\/attach\/?$/;
 const TOKEN_QUERY = /(^|&)(token|access_token|bearer|auth)=/i;
@@ -247,8 +247,9 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
 
   const conn = newConn({
     clientId: newId(),
-    instanceId,
-    sessionId,
+    // The record's strings, equal to the URL's: those are slices that would keep the whole URL.
+    instanceId: session.instanceId,
+    sessionId: session.sessionId,
     principal,
     binary: negotiated.binary,
     remoteAddress: u.remoteAddress,
@@ -256,6 +257,6 @@ async function upgrade(deps: UpgradeDeps, r: Responder, u: UpgradeRequest, conte
   });
   r.res.cork(() => {
     // Only the selected PTY token is echoed; the bearer entry never is (binding §7.1).
-    r.res.upgrade(conn, u.key, negotiated.subprotocol, u.extensions, context as never);
+    r.res.upgrade<ConnSocketData>({ conn }, u.key, negotiated.subprotocol, u.extensions, context as never);
   });
 }

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { systemClock, type Clock, type LogEntry } from '@pty-ws/ports';
 import { waitUntil, type ManualClock } from '@pty-ws/testkit';
 import { uWS, type TemplatedApp, type us_listen_socket, type WebSocket as UwsSocket } from '../../src/uws';
-import { advance, newConn, type Conn } from '../../src/ws/connection';
+import { advance, newConn, type Conn, type ConnSocketData } from '../../src/ws/connection';
 import { isProbeAnswer, probeAnswered } from '../../src/ws/output-flow';
 import type { SessionHub } from '../../src/ws/session-hub';
 
@@ -49,10 +49,10 @@ export interface Connected {
 
 export async function startSocketServer(maxBackpressure: number): Promise<SocketServer> {
   /** The server side of the next socket to open. */
-  let opened: ((ws: UwsSocket<Conn>) => void) | undefined;
-  const connOf = new Map<UwsSocket<Conn>, Conn>();
+  let opened: ((ws: UwsSocket<ConnSocketData>) => void) | undefined;
+  const connOf = new Map<UwsSocket<ConnSocketData>, Conn>();
   let clock: Clock = systemClock;
-  const app = uWS.App().ws<Conn>('/*', {
+  const app = uWS.App().ws<ConnSocketData>('/*', {
     maxBackpressure,
     open: (ws) => opened?.(ws),
     // As the edge does (edge-server.ts): a pace probe's pong is its answer. (The edge's sockets
@@ -79,7 +79,7 @@ export async function startSocketServer(maxBackpressure: number): Promise<Socket
     });
     advance(conn, 'ready');
     advance(conn, 'joined');
-    const server = new Promise<UwsSocket<Conn>>((resolve) => (opened = resolve));
+    const server = new Promise<UwsSocket<ConnSocketData>>((resolve) => (opened = resolve));
     const autoPong = opts.autoPong ?? true;
     const client = new WebSocket(`ws://127.0.0.1:${port}/`, { autoPong });
     const received: Received = { seqs: [], markers: [], pings: 0, barriers: 0 };
