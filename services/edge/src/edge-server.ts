@@ -174,6 +174,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     sessionHost: deps.sessionHost,
     metrics: deps.metrics,
     maxFrameBytes: config.maxFrameBytes,
+    closeStallMs: config.pongTimeoutMs,
     ...(deps.a2a ? { a2a: deps.a2a } : {}),
     frameLimits: {
       frameRatePerConn: config.frameRatePerConn,
@@ -285,6 +286,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
       else keepalive.pong(conn);
     },
     close: (ws, code) => {
+      ws.getUserData().socketClosed = true;
       expiry.forget(ws.getUserData());
       handler.closed(ws.getUserData(), code);
     },

@@ -92,6 +92,8 @@ export interface Conn {
   /** Derived: holds a role the owner must be told to release (joined). */
   readonly member: boolean;
   ws?: WebSocket<Conn>;
+  /** uWS's close event came: the socket is gone and may no longer be touched. */
+  socketClosed?: boolean;
   /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
   lastSeq: number;
   /** How far through the session log this connection's feed has moved, frames filtered out included. */
