@@ -43,13 +43,41 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A request left open until the test destroys it (the client going away). */
-function openRequest(url: string, token: string): ClientRequest {
+/** A request left open until the server answers it or the test destroys it (the client going away). */
+interface OpenRequest {
+  req: ClientRequest;
+  /** The server's answer, once it came. */
+  answer?: { status: number; text: string };
+}
+
+function openRequest(url: string, token: string): OpenRequest {
   const { hostname: host, port } = new URL(ctx.server.httpUrl);
-  const req = request({ host, port, path: url, headers: { authorization: `Bearer ${token}` } });
+  const open: Partial<OpenRequest> = {};
+  const headers = { authorization: `Bearer ${token}`, connection: 'close' }; // its own connection, none pooled
+  const req = request({ host, port, path: url, headers, agent: false }, (res) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.on('end', () => (open.answer = { status: res.statusCode ?? 0, text }));
+  });
   req.on('error', () => undefined);
   req.end();
-  return req;
+  open.req = req;
+  return open as OpenRequest;
+}
+
+/**
+ * Nine waits of one principal opened at once, none answered before the first refusal. Only these
+ * nine wait for this principal, so the first 429 'too many waits' shows that the other eight hold
+ * their places (a probe wait sent meanwhile could hold a place for a moment and have one of the
+ * eight refused instead).
+ */
+async function nineWaits(url: string, token: string): Promise<{ held: OpenRequest[] }> {
+  const nine = Array.from({ length: 9 }, () => openRequest(url, token));
+  const refused = await waitUntil(async () => nine.find((w) => w.answer), 10_000, 'an answer to one of nine waits');
+  expect(refused.answer!.status).toBe(429);
+  expect(refused.answer!.text).toContain('too many waits'); // the wait bound, not the request rate
+  return { held: nine.filter((w) => w !== refused) };
 }
 
 function get(url: string, token?: string): Promise<HttpResponse> {
@@ -275,25 +303,34 @@ describe('wait', () => {
     expect(b.match!.text).toMatch(/^a{4096}$/); // the first 4096 characters of the match
   });
 
-  it('bounds the waits open at once per principal; a client that goes away gives its place back', async () => {
+  it('bounds the waits open at once per principal: of nine, eight wait and the ninth is refused', async () => {
+    const s = await onSignal('echo WAIT-MARK; exec sleep 60');
+    const { token } = await ctx.mintToken({ scopes: ['pty:observe'], session_id: s.id });
+    const from = await lastSeq(s.id); // the waits admitted see the mark however late they subscribe
+    const { held } = await nineWaits(`/api/v1/sessions/${s.id}/wait?pattern=WAIT-MARK&from_seq=${from}`, token);
+    // Another principal is not held back by this one's waits.
+    expect((await wait(s.id, 'timeout_ms=1')).timed_out).toBe(true);
+    s.go();
+    const answers = await waitUntil(
+      async () => held.every((w) => w.answer) && held.map((w) => w.answer!),
+      15_000,
+      'the eight waits answered',
+    );
+    const outcomes = answers.map((a) => `${a.status} ${(JSON.parse(a.text) as WaitAnswer).condition}`);
+    expect(outcomes).toEqual(Array(8).fill('200 match'));
+  });
+
+  it("a client that goes away gives its wait's place back", async () => {
     const s = await ctx.createSession({ argv: ['/bin/sh', '-c', 'exec sleep 60'], env: ENV });
     const { token } = await ctx.mintToken({ scopes: ['pty:observe'], session_id: s.session_id });
     const url = `/api/v1/sessions/${s.session_id}/wait?pattern=never&timeout_ms=60000`;
-    const open = Array.from({ length: 8 }, () => openRequest(url, token));
+    const { held } = await nineWaits(url, token);
     const status = async () => (await get(`/api/v1/sessions/${s.session_id}/wait?timeout_ms=1`, token)).status;
-    const refused = await waitUntil(
-      async () => {
-        const res = await get(`/api/v1/sessions/${s.session_id}/wait?timeout_ms=1`, token);
-        return res.status === 429 && res;
-      },
-      10_000,
-      'a ninth wait refused',
-    );
-    expect(refused.text).toContain('too many waits'); // the wait bound, not the request rate
-    // Another principal is not held back by this one's waits.
-    expect((await wait(s.session_id, 'timeout_ms=1')).timed_out).toBe(true);
-    for (const req of open) req.destroy();
-    await waitUntil(async () => (await status()) === 200, 10_000, 'a wait admitted again');
+    expect(await status()).toBe(429); // all eight places are taken
+    held[0]!.req.destroy();
+    await waitUntil(async () => (await status()) === 200, 10_000, 'a wait admitted in the place given back');
+    for (const w of held) w.req.destroy();
+    expect(held.filter((w) => w.answer)).toEqual([]); // none of the eight ended on its own
   });
 
   it('refuses bad parameters', async () => {

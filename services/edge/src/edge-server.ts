@@ -174,6 +174,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     sessionHost: deps.sessionHost,
     metrics: deps.metrics,
     maxFrameBytes: config.maxFrameBytes,
+    closeStallMs: config.pongTimeoutMs,
     ...(deps.a2a ? { a2a: deps.a2a } : {}),
     frameLimits: {
       frameRatePerConn: config.frameRatePerConn,
@@ -287,6 +288,7 @@ export async function startEdge(deps: EdgeDeps): Promise<RunningEdge> {
     },
     close: (ws, code) => {
       const conn = ws.getUserData().conn;
+      conn.socketClosed = true;
       expiry.forget(conn);
       handler.closed(conn, code);
     },

@@ -69,13 +69,27 @@ function seqText(from: number, to: number): string {
 
 describe('the stream relay: a streaming session is read by a process of its own', () => {
   it('takes over while a session streams and hands back when it is quiet, every byte once and in order', async () => {
-    // Two bursts with a pause longer than the relay's quiet time between them, then the exit
+    // Two bursts, the second once the test saw the relay hand back after the first (a pause of
+    // the test's choosing: a fixed sleep raced the quiet time on a loaded machine), then the exit
     // right after the second: the relay is started twice, and stopped once on quiet and once by the end.
-    const run = await start(['/bin/sh', '-c', 'seq 1 200000; sleep 3.5; seq 200001 400000; exit 4']);
-    await until(() => run.text().endsWith('200000\r\n'));
-    expect(run.relayed()).toBe(true);
-    await until(() => !run.proc.relaying, 3400);
-    expect(await run.exit).toEqual({ exitCode: 4, signal: null });
+    const run = await start(['/bin/sh', '-c', 'stty -echo; seq 1 200000; read _; seq 200001 400000; exit 4']);
+    let exited = false;
+    void run.exit.then(() => (exited = true));
+    let relayedAgain = false;
+    let sample: NodeJS.Timeout | undefined;
+    try {
+      await until(() => run.text().endsWith('200000\r\n'));
+      expect(run.relayed()).toBe(true);
+      // Quiet for RELAY_QUIET_MS (2 s), looked at every 250 ms: a relay that never hands back fails here.
+      await until(() => !run.proc.relaying);
+      sample = setInterval(() => (relayedAgain ||= run.proc.relaying), 1);
+      run.proc.write(Buffer.from('\r'));
+      expect(await run.exit).toEqual({ exitCode: 4, signal: null });
+    } finally {
+      clearInterval(sample);
+      if (!exited) run.proc.kill('SIGKILL'); // a failure above must not leave it waiting for the second burst
+    }
+    expect(relayedAgain).toBe(true);
     expect(run.text() === seqText(1, 400000)).toBe(true);
   }, 20_000);
 

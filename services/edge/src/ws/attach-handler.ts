@@ -32,6 +32,7 @@ import type { Logger } from '../logger';
 import type { WebSocket } from '../uws';
 import { currentSessionHost, type AttachDeps, type BindingContext } from './binding-context';
 import { advance, type Conn, type ConnSocketData } from './connection';
+import { endWhenSent } from './end-when-sent';
 import { sendDirect, sendError, sendGoodbye, sendReply } from './frame-writer';
 import { FrameIntake } from './frame-intake';
 import { JoinFlow } from './join-flow';
@@ -168,15 +169,16 @@ export class AttachHandler implements BindingContext {
 
   /**
    * This edge ends the connection: the teardown first (so nothing more is sent), then the socket,
-   * with a close frame carrying `reason`, or, without one, dropped at once (the keepalive's half-open
-   * peers never answer a close handshake).
+   * with a close frame carrying `reason` once what was sent before has left (end-when-sent.ts), or,
+   * without one, dropped at once (the keepalive's half-open peers never answer a close handshake).
    */
   end(conn: Conn, code: number, reason?: string): void {
     conn.flushFeed?.(); // frames delivered this turn go before the close
     const ws = conn.ws;
     this.closed(conn, code);
-    if (reason === undefined) ws?.close();
-    else ws?.end(code, reason);
+    if (!ws || conn.socketClosed) return;
+    if (reason === undefined) ws.close();
+    else endWhenSent(ws, conn, code, reason, { clock: this.clock, stallMs: this.deps.closeStallMs ?? 90_000 });
   }
 
   // ---- inbound ----------------------------------------------------------------------------------

@@ -38,6 +38,11 @@ export interface AttachDeps {
    * limit is set above it (uwsPayloadLimit, limits/fragment-budget.ts) so such messages reach this check; absent: unlimited.
    */
   maxFrameBytes?: number;
+  /**
+   * How long a socket ended with a close frame may take nothing of its backlog before it is ended
+   * anyway (end-when-sent.ts); the edge passes PTYWS_PONG_TIMEOUT_MS. Absent: 90 s.
+   */
+  closeStallMs?: number;
   /** Where request spans go; default the process's global tracer provider (the edge service). */
   tracer?: Tracer;
   /** Attaches, role changes, input attribution, resizes; absent: not audited. */

@@ -105,6 +105,8 @@ export class Conn {
   /** Derived: holds a role the owner must be told to release (joined). */
   readonly member: boolean = false;
   ws?: WebSocket<ConnSocketData>;
+  /** uWS's close event came: the socket is gone and may no longer be touched. */
+  socketClosed?: boolean;
   /** Highest log sequence written to this connection (README interpretation 1): what replies carry. */
   lastSeq = 0;
   /**
