@@ -82,7 +82,7 @@ export const OUTPUT_VARIABLES = {
     tier: 'operations',
     default: '120',
     description:
-      'How long appends to an unreachable frame log are retried before the agent ends the session: it closes with reason `error`, and its clients get an Error and `Closed`.',
+      'How long appends to an unreachable frame log are retried before the agent ends the session: it closes with reason `error`, and its clients get `Closed` and an Error.',
     rule: integer(1, MAX_TIMER_S),
   },
 } satisfies SpecPart;
