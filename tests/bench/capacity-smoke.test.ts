@@ -30,11 +30,12 @@ describe('npm run capacity -- --tiny (smoke)', () => {
     expect(existsSync(CAPACITY)).toBe(true); // built by `npm test` (tsconfig.build.json references loadtest)
     dir = mkdtempSync(join(tmpdir(), 'ptyws-capacity-'));
     const out = join(dir, 'capacity.json');
+    // The timeout is past capacity's own hard limit (the tiny budget + a phase's overrun + 15 s).
     const res = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(
         process.execPath,
         [...SERVICE_NODE_FLAGS, CAPACITY, '--tiny', '--out', out],
-        { cwd: ROOT, timeout: 85_000, env: { ...process.env, ...SERVICE_ENV } },
+        { cwd: ROOT, timeout: 110_000, env: { ...process.env, ...SERVICE_ENV } },
         (err, so, se) =>
           resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout: so, stderr: se }),
       ),
@@ -42,7 +43,7 @@ describe('npm run capacity -- --tiny (smoke)', () => {
     stdout = res.stdout;
     if (res.code !== 0 || !existsSync(out)) throw new Error(`capacity exited ${res.code}: ${res.stderr.slice(-2000)}`);
     report = JSON.parse(readFileSync(out, 'utf8'));
-  }, 90_000);
+  }, 120_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
