@@ -27,7 +27,7 @@ import {
   type EdgeHandle,
 } from '@pty-ws/testkit';
 import { multiplexerScreen, snapshotLines, trimLines, until } from './multiplexer-view';
-import { INSTALLED, multiplexerSessions, screenSockets, tryRun } from './support';
+import { INSTALLED, killLeftovers, multiplexerSessions, screenSockets, tryRun } from './support';
 
 jest.setTimeout(90_000);
 
@@ -51,6 +51,8 @@ afterAll(async () => {
     tryRun('tmux', ['-S', paths.tmuxSocket, 'kill-server']);
     for (const s of screenSockets(paths)) tryRun('screen', ['-S', s, '-X', 'quit'], { SCREENDIR: paths.screenDir });
   }
+  // What outlived its multiplexer session (support.ts): the programs this file started.
+  killLeftovers(stateDir);
   rmSync(stateDir, { recursive: true, force: true });
 }, 30_000);
 
