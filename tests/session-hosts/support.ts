@@ -1,6 +1,6 @@
 /** Fixtures for the session-host tests: a private state directory per file, real tmux/screen. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import type { Config } from '@pty-ws/config';
 import type { SessionFramePayload } from '@pty-ws/protocol';
 import { agentPaths, detectMultiplexers, type AgentPaths, type ManagedBackend } from '@pty-ws/pty-agent';
@@ -29,9 +29,46 @@ export function privateAgent(): { stateDir: string; agentId: string; paths: Agen
       if (INSTALLED.includes('screen')) {
         for (const s of screenSockets(paths)) tryRun('screen', ['-S', s, '-X', 'quit'], { SCREENDIR: paths.screenDir });
       }
+      killLeftovers(stateDir);
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Kills what the multiplexers of a private state directory left behind: every process whose
+ * command line names the directory, and every process in the sessions those lead. Ending a screen
+ * session hangs up only its window's session leader (the wrapper, screen-run.sh, which outlives a
+ * hangup to record the status), so a program that never reads its terminal (`sleep`) survives the
+ * session; its wrapper then waits for it forever.
+ */
+export function killLeftovers(stateDir: string): void {
+  const procs = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => {
+      try {
+        const cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+        // Fields after the command name in parentheses: state ppid pgrp session.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        const sid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+        return { pid: Number(d), sid, cmdline };
+      } catch {
+        return undefined; // gone meanwhile
+      }
+    })
+    .filter((p) => p !== undefined);
+  const own = procs.find((p) => p.pid === process.pid)?.sid;
+  // Sessions led by such a process (a multiplexer's window or pane), never the test's own.
+  const sessions = new Set(procs.filter((p) => p.pid === p.sid && p.cmdline.includes(stateDir)).map((p) => p.sid));
+  sessions.delete(own ?? -1);
+  for (const p of procs) {
+    if (p.pid === process.pid || p.sid === own || !(sessions.has(p.sid) || p.cmdline.includes(stateDir))) continue;
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 export function tryRun(file: string, args: string[], env: Record<string, string> = {}): string | undefined {

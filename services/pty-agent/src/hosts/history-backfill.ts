@@ -45,7 +45,10 @@ export function planBackfill(
   logged: LoggedScreen | undefined,
   captured: CapturedHistory,
   drawn: readonly string[],
+  texts: NoticeTexts = REATTACH_NOTICES,
 ): BackfillPlan {
+  const unplacedText = texts.unplaced;
+  const truncatedText = texts.truncated;
   if (captured.alternate) return { outcome: 'full-screen', lines: 0 };
   const plain = captured.lines.map((l) => visibleText(l).trimEnd());
   if (!logged) {
@@ -147,10 +150,15 @@ function notice(
   return { outcome, lines: lines.length, bytes: Buffer.from(text, 'utf8') };
 }
 
-function truncatedText(limit: number): string {
-  return `[pty-ws] output is missing here: more than the multiplexer's history (${limit} lines) was printed while no agent was attached`;
+/** The notice rows' text, for what could not be recovered. */
+export interface NoticeTexts {
+  unplaced(): string;
+  truncated(limit: number): string;
 }
 
-function unplacedText(): string {
-  return "[pty-ws] output printed while no agent was attached could not be matched to this log's last screen; it may be missing here";
-}
+const REATTACH_NOTICES: NoticeTexts = {
+  unplaced: () =>
+    "[pty-ws] output printed while no agent was attached could not be matched to this log's last screen; it may be missing here",
+  truncated: (limit) =>
+    `[pty-ws] output is missing here: more than the multiplexer's history (${limit} lines) was printed while no agent was attached`,
+};

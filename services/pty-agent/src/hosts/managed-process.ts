@@ -1,6 +1,7 @@
 import type { ManagedPtyProcess, PtyExit, PtyProcess } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 import { HeldOutput, LatchedEvent } from './held-events';
+import { ScreenfulRecovery, type HistorySource } from './screenful-recovery';
 import type { StatusFiles } from './status-files';
 import { hasDrawn } from './visible-text';
 
@@ -51,7 +52,10 @@ export class ManagedProcess implements ManagedPtyProcess {
   /** The client's latest output, for the repaint check at the program's exit. */
   private recent = '';
   private readonly detachWaiters: Array<() => void> = [];
+  private readonly sized: (size: TerminalSize) => void;
   private readonly stopWatching: () => void;
+  /** Rows the multiplexer scrolled past the client, put back (screenful-recovery.ts). */
+  private readonly screenfuls: ScreenfulRecovery | undefined;
   pid = 0;
 
   constructor(
@@ -59,7 +63,18 @@ export class ManagedProcess implements ManagedPtyProcess {
     readonly name: string,
     private readonly ender: SessionEnder,
     private readonly files: StatusFiles,
+    opts: { size?: TerminalSize; history?: HistorySource } = {},
   ) {
+    let size = opts.size ?? { cols: 80, rows: 24 };
+    this.sized = (s) => (size = s);
+    if (opts.history) {
+      this.screenfuls = new ScreenfulRecovery(
+        name,
+        opts.history,
+        () => size,
+        (data) => this.data.emit(data),
+      );
+    }
     client.onData((data) => this.onClientData(data));
     client.onExit(() => this.onClientExit());
     this.stopWatching = files.watch(name, (exit) => void this.onProgramExit(exit));
@@ -97,6 +112,7 @@ export class ManagedProcess implements ManagedPtyProcess {
   resize(size: TerminalSize): void {
     if (this.ending !== 'none' || this.clientGone) return;
     this.client.resize(size);
+    this.sized(size);
     this.files.writeSize(this.name, size);
   }
 
@@ -141,7 +157,8 @@ export class ManagedProcess implements ManagedPtyProcess {
     this.lastDataAt = Date.now();
     if (this.muted) return;
     this.recent = (this.recent + Buffer.from(data).toString('utf8')).slice(-RECENT_CHARS);
-    this.data.emit(data);
+    if (this.screenfuls) this.screenfuls.push(data);
+    else this.data.emit(data);
   }
 
   private async onProgramExit(exit: PtyExit): Promise<void> {
@@ -172,6 +189,12 @@ export class ManagedProcess implements ManagedPtyProcess {
   }
 
   private onClientExit(): void {
+    // What the client printed last may still be held for a recovery: it comes before the exit.
+    if (this.screenfuls) void this.screenfuls.idle().then(() => this.clientExited());
+    else this.clientExited();
+  }
+
+  private clientExited(): void {
     this.clientGone = true;
     this.stopWatching();
     if (this.ending === 'detached') {

@@ -89,7 +89,7 @@ export class MultiplexerHost implements ManagedPtyHost {
     }
     this.mux.files.remove(sessionId); // leftovers of an earlier session with this id
     this.mux.files.writeSize(sessionId, spec.size);
-    const proc = await this.start(sessionId, spec, this.mux.createCommand(sessionId, spec), spec.size);
+    const proc = await this.start(sessionId, spec, this.mux.createCommand(sessionId, spec), spec.size, true);
     await this.started(proc);
     await this.release(proc);
     return proc;
@@ -150,6 +150,8 @@ export class MultiplexerHost implements ManagedPtyHost {
     spec: SessionSpec,
     cmd: ClientCommand,
     size: TerminalSize,
+    /** The client created the session: the history holds nothing from before it. */
+    created = false,
   ): Promise<ManagedProcess> {
     const client = await this.clients.spawn(name, {
       ...spec,
@@ -159,7 +161,12 @@ export class MultiplexerHost implements ManagedPtyHost {
       backend: 'native',
       sessionClass: 'direct',
     });
-    return new ManagedProcess(client, name, this.mux, this.mux.files);
+    // tmux only: it scrolls rows past its client (screenful-recovery.ts).
+    const history = this.mux.backend === 'tmux' ? this.mux.history?.bind(this.mux) : undefined;
+    return new ManagedProcess(client, name, this.mux, this.mux.files, {
+      size,
+      ...(history ? { history: { history, created } } : {}),
+    });
   }
 
   /** After the client's first full repaint, so nothing the program emits at start is dropped. */
