@@ -7,7 +7,7 @@
  * its writer's head and its bounds from the stream's leader, and read a range whole.
  */
 import { jetstreamManager } from '@nats-io/jetstream';
-import type { Msg, NatsConnection, PublishOptions } from '@nats-io/transport-node';
+import type { Msg, NatsConnection, PublishOptions, RequestOptions } from '@nats-io/transport-node';
 import { connectNats, JetStreamFrameLog, sessionToken } from '@pty-ws/adapters-nats';
 import type { OutputEntry } from '@pty-ws/ports';
 import { waitUntil } from '@pty-ws/testkit';
@@ -41,13 +41,29 @@ afterAll(async () => {
 /**
  * `nc` as seen through a replica that stopped applying a subject's messages at `freeze`: its
  * direct gets for the subject's newest message answer what that was then (every other request
- * goes through untouched, and any replica may answer direct gets anyway).
+ * goes through untouched, and any replica may answer direct gets anyway). `staleLeader(subject,
+ * n)`: the next `n` leader gets of the subject's newest message answer the frozen one too.
  */
 function behindReplica(real: NatsConnection): {
   nc: NatsConnection;
   freeze: (stream: string, subject: string) => Promise<void>;
+  staleLeader: (subject: string, reads: number) => void;
 } {
   const frozen = new Map<string, Msg>();
+  const staleLeaderReads = new Map<string, number>();
+  const request = (subject: string, payload?: Uint8Array | string, options?: RequestOptions): Promise<Msg> => {
+    if (subject.startsWith('$JS.API.STREAM.MSG.GET.') && payload instanceof Uint8Array) {
+      const query = JSON.parse(new TextDecoder().decode(payload)) as { last_by_subj?: string };
+      const stale = query.last_by_subj ? frozen.get(query.last_by_subj) : undefined;
+      const left = query.last_by_subj ? (staleLeaderReads.get(query.last_by_subj) ?? 0) : 0;
+      if (stale && left > 0) {
+        staleLeaderReads.set(query.last_by_subj!, left - 1);
+        const seq = Number(stale.headers?.get('Nats-Sequence'));
+        return real.request(subject, new TextEncoder().encode(JSON.stringify({ seq })), options);
+      }
+    }
+    return real.request(subject, payload, options);
+  };
   const publish = (subject: string, payload?: Uint8Array | string, options?: PublishOptions): void => {
     if (subject.startsWith('$JS.API.DIRECT.GET.') && options?.reply && payload instanceof Uint8Array) {
       const query = JSON.parse(new TextDecoder().decode(payload)) as { last_by_subj?: string };
@@ -59,6 +75,7 @@ function behindReplica(real: NatsConnection): {
   const proxy = new Proxy(real, {
     get(target, prop, receiver) {
       if (prop === 'publish') return publish;
+      if (prop === 'request') return request;
       const value: unknown = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
@@ -67,7 +84,7 @@ function behindReplica(real: NatsConnection): {
     const body = new TextEncoder().encode(JSON.stringify({ last_by_subj: subject }));
     frozen.set(subject, await real.request(`$JS.API.DIRECT.GET.${stream}`, body, { timeout: 5000 }));
   };
-  return { nc: proxy, freeze };
+  return { nc: proxy, freeze, staleLeader: (subject, reads) => staleLeaderReads.set(subject, reads) };
 }
 
 function outputEntry(seq: number, id = `00000000-0000-7000-8000-${String(seq).padStart(12, '0')}`): OutputEntry {
@@ -104,6 +121,29 @@ describe('a frame log whose newest-message gets are answered by a replica that i
       expect((await other.bounds('s')).lastSeq).toBe(5);
     } finally {
       for (const log of logs) await log.close();
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.delete(stream).catch(() => undefined);
+    }
+  });
+
+  it('reads its head again while it is behind what the writer already stored', async () => {
+    const prefix = `staleld${process.pid}`;
+    const stream = `PTYWS_FRAMES_STALELD_${process.pid}`;
+    const subject = `${prefix}.frames.${sessionToken('s')}`;
+    const replica = behindReplica(nc);
+    const writer = await JetStreamFrameLog.open(replica.nc, { prefix, stream, replicas: 3 });
+    try {
+      for (let seq = 1; seq <= 2; seq++) await writer.append('s', outputEntry(seq));
+      await replica.freeze(stream, subject);
+      await writer.append('s', outputEntry(3));
+      // Refused (4 is missing): the writer forgets its cached head and reads it afresh next time.
+      await expect(writer.append('s', outputEntry(5))).rejects.toMatchObject({ expected: 4, got: 5 });
+      // Its next head reads say 2 though it saw 3 stored: read again, not taken for a conflict.
+      replica.staleLeader(subject, 2);
+      await writer.append('s', outputEntry(4));
+      expect((await writer.read('s', 0, { toSeq: 4 })).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await writer.close();
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete(stream).catch(() => undefined);
     }
