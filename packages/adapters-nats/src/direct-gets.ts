@@ -8,6 +8,14 @@ import type { Located } from './subject-reader';
  */
 export type DirectQuery = { seq?: number; next_by_subj: string } | { last_by_subj: string };
 
+/** Where a log's reads come from: direct gets (any replica) or the stream leader (leader-gets.ts). */
+export interface Gets {
+  readonly stream: string;
+  /** The answers in query order (undefined: nothing of the subject at or after that position). */
+  getMany(queries: readonly DirectQuery[]): Promise<(Located | undefined)[]>;
+  get(query: DirectQuery): Promise<Located | undefined>;
+}
+
 /** A batch of direct gets got no answer for this long: the stream is not answering. */
 export const DIRECT_IDLE_MS = 5000;
 /**
@@ -55,7 +63,7 @@ interface Batch {
  * gets as it has entries; they are handled by the stream's own subscription, not the JetStream
  * API that consumer creation queues on.
  */
-export class DirectGets {
+export class DirectGets implements Gets {
   private sub: Subscription | undefined;
   private inbox = '';
   private nextToken = 0;

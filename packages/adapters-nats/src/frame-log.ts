@@ -16,10 +16,12 @@ import { EntryCache } from './entry-cache';
 import { frameStreamConfig, resolveFrameLogOptions, type JetStreamFrameLogOptions } from './frame-log-options';
 import { LogReads, type Head } from './log-reads';
 import { subscribeSession } from './log-subscribe';
+import { LeaderGets } from './leader-gets';
 import { isWrongLastSequence, LogTrim } from './log-trim';
 import { ensureStream, requireClusterForReplicas } from './setup';
 import { SubjectReader, type Located } from './subject-reader';
 import { FrameSubjects } from './subjects';
+import { WriterHeads } from './writer-heads';
 
 /**
  * The newest entry this process appended for a session. Set in the tick `append` is called, so
@@ -49,6 +51,8 @@ export class PredecessorNotStoredError extends Error {
  * writer whose sequence is still the next one cannot be starved forever by a stream of trims.
  */
 const MAX_ATTEMPTS = 5;
+/** A leader get unanswered this long: no leader right now (an election); readers fall back to the replicas. */
+const LEADER_GET_TIMEOUT_MS = 2000;
 /** Output entries up to this many bytes also go out early, ahead of the store (an echo, a prompt). */
 const EARLY_COPY_MAX_BYTES = 4096;
 
@@ -59,7 +63,9 @@ const EARLY_COPY_MAX_BYTES = 4096;
  * per sequence with no gaps, the session sequence in the `Ptyws-Seq` header (codec.ts). The stream
  * sequence is never stored in an entry; the two are related only through the subject: the k-th
  * retained message of the subject is entry `firstSeq + k`, which `SubjectReader.locate` uses to
- * find where a read starts. Reads are direct gets only, never a consumer (log-reads.ts).
+ * find where a read starts. Reads are gets, never a consumer: direct gets, answered by any
+ * replica, except what must not be stale (the writer's head, bounds), answered by the stream's
+ * leader when the stream is replicated (log-reads.ts).
  *
  * Single writer and gapless: `append` publishes with `Nats-Expected-Last-Subject-Sequence` set to
  * the stream sequence of the subject's newest message, so the server stores it only if nothing
@@ -95,6 +101,7 @@ export class JetStreamFrameLog implements FrameLog {
 
   private readonly reads: LogReads;
   private readonly trims: LogTrim;
+  private readonly heads: WriterHeads;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -104,9 +111,12 @@ export class JetStreamFrameLog implements FrameLog {
     private readonly gets: DirectGets,
     private readonly onSubscriberError: (error: unknown, sessionId: string) => void,
     private readonly channel: AppendChannel | undefined,
+    leader: LeaderGets | undefined,
   ) {
-    this.reads = new LogReads(new SubjectReader(js, gets), new EntryCache());
+    const direct = new SubjectReader(js, gets);
+    this.reads = new LogReads(direct, new EntryCache(), leader ? new SubjectReader(js, leader) : direct);
     this.trims = new LogTrim(js, jsm, this.reads);
+    this.heads = new WriterHeads(this.reads);
   }
 
   /** Ensures the stream exists with the configuration the log relies on, then opens the log. */
@@ -117,6 +127,14 @@ export class JetStreamFrameLog implements FrameLog {
     const jsm = await jetstreamManager(nc);
     await ensureStream(jsm, frameStreamConfig(resolved, subjects));
     const js = jetstream(nc);
+    // A replicated stream's followers answer direct gets too, possibly behind (log-reads.ts).
+    const leader =
+      resolved.replicas > 1
+        ? new LeaderGets(
+            await jetstreamManager(nc, { timeout: LEADER_GET_TIMEOUT_MS, checkAPI: false }),
+            resolved.stream,
+          )
+        : undefined;
     return new JetStreamFrameLog(
       nc,
       js,
@@ -125,6 +143,7 @@ export class JetStreamFrameLog implements FrameLog {
       new DirectGets(nc, resolved.stream),
       resolved.onSubscriberError,
       options.appendConnection ? new AppendChannel(options.appendConnection) : undefined,
+      leader,
     );
   }
 
@@ -215,6 +234,7 @@ export class JetStreamFrameLog implements FrameLog {
     }
     if (!own) throw ownError;
     tail.streamSeq = own.seq;
+    this.heads.stored(sessionId, entry.seq);
   }
 
   /**
@@ -255,7 +275,7 @@ export class JetStreamFrameLog implements FrameLog {
     let fresh = false;
     for (let attempt = 1; ; attempt++) {
       if (!head) {
-        head = await this.reads.head(subject);
+        head = await this.heads.fresh(sessionId, subject, entry.seq);
         fresh = true;
       }
       const expected = head.lastSeq + 1;
@@ -274,6 +294,7 @@ export class JetStreamFrameLog implements FrameLog {
         // Only the append channel keeps what it stored a prefix of what it was sent.
         published(this.channel ? channel : undefined);
         tail.streamSeq = (await ack).seq;
+        this.heads.stored(sessionId, entry.seq);
         return;
       } catch (error) {
         if (!isWrongLastSequence(error)) throw error; // may or may not have been stored: re-read on retry
@@ -340,6 +361,7 @@ export class JetStreamFrameLog implements FrameLog {
 
   async remove(sessionId: string): Promise<void> {
     this.tails.delete(sessionId);
+    this.heads.forget(sessionId);
     this.reads.cache.forget(this.subjects.frames(sessionId));
     await this.trims.purgeAll(this.subjects.frames(sessionId));
   }

@@ -1,5 +1,5 @@
 import type { LogEntry } from '@pty-ws/ports';
-import type { DirectGets, DirectQuery } from './direct-gets';
+import type { DirectQuery, Gets } from './direct-gets';
 import { lowerBound, upperBound, type Located } from './subject-reader';
 
 /**
@@ -18,7 +18,7 @@ import { lowerBound, upperBound, type Located } from './subject-reader';
  * caller's next read sees the trim).
  */
 export async function readRange(
-  gets: DirectGets,
+  gets: Gets,
   subject: string,
   start: Located & { decoded: { kind: 'entry' } },
   last: Located,

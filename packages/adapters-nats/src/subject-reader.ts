@@ -1,7 +1,7 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { MsgHdrs } from '@nats-io/transport-node';
 import type { Decoded } from './codec';
-import type { DirectGets } from './direct-gets';
+import type { Gets } from './direct-gets';
 
 /** A message of a session's subject, with where the stream stored it. */
 export interface Located {
@@ -41,7 +41,7 @@ const CONSUMER_INACTIVE_MS = 30_000;
 export class SubjectReader {
   constructor(
     private readonly js: JetStreamClient,
-    readonly gets: DirectGets,
+    readonly gets: Gets,
   ) {}
 
   get stream(): string {

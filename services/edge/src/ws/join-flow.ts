@@ -159,7 +159,7 @@ export class JoinFlow {
   private async logEndsClosed(conn: Conn): Promise<boolean> {
     const { log } = this.ctx.deps;
     const { lastSeq } = await log.bounds(conn.sessionId);
-    const [last] = await log.read(conn.sessionId, lastSeq - 1);
+    const [last] = await log.read(conn.sessionId, lastSeq - 1, { toSeq: lastSeq });
     return last?.type === 'event' && last.payload['kind'] === 'Closed';
   }
 
