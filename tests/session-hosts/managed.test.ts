@@ -4,9 +4,11 @@
  * private socket, the multiplexer's own UI stays invisible, and Closed carries the program's exit.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { http, joinSession, type TestClient } from '@pty-ws/testkit';
 import type { ManagedBackend } from '@pty-ws/pty-agent';
-import { INSTALLED, closedFrame, multiplexerSessions, privateAgent, shellBody, useServer } from './support';
+import { INSTALLED, closedFrame, multiplexerSessions, privateAgent, processes, shellBody, useServer } from './support';
 
 const agent = privateAgent();
 const ctx = useServer({ stateDir: agent.stateDir, agentId: agent.agentId }, agent.cleanup);
@@ -119,6 +121,38 @@ managed('%s/managed sessions', (backend) => {
     await waitGone(backend, id);
   });
 
+  // Neither sleep ever reads the terminal, so only a signal ends them; SIGKILL after the grace if
+  // they ignore the hangup.
+  it.each([
+    ['never reads its terminal', 'sleep 3600 & sleep 3600'],
+    ['ignores hangups', 'trap "" HUP; sleep 3600 & sleep 3600'],
+  ])('DELETE leaves nothing of the session running (a program that %s, its child, its wrapper)', async (_, script) => {
+    const argv = ['/bin/sh', '-c', script];
+    const s = await create(shellBody({ session_backend: backend, argv }));
+    const id = s['session_id'] as string;
+    const c = await controller(id);
+    const run = backend === 'screen' ? agent.paths.screenRun : agent.paths.tmuxRun;
+    const pid = Number(readFileSync(path.join(run, `${id}.pid`), 'utf8'));
+    // The pane's or window's session: its wrapper leads it, the program and the sleeps are in it.
+    const sid = processes().find((p) => p.pid === pid)?.sid ?? -1;
+    expect(sid).toBeGreaterThan(1);
+    expect(sid).not.toBe(processes().find((p) => p.pid === process.pid)?.sid);
+    const members = await until(
+      () => processes().filter((p) => p.sid === sid),
+      (m) => m.length >= 4,
+    );
+    expect(members.map((p) => p.pid)).toContain(pid);
+    expect(members.filter((p) => p.cmdline.startsWith('sleep\0'))).toHaveLength(2);
+    await http(ctx().server, 'DELETE', `/api/v1/sessions/${id}`);
+    expect((await closedFrame(c)).reason).toBe('killed');
+    const left = await until(
+      () => processes().filter((p) => p.sid === sid),
+      (m) => m.length === 0,
+    );
+    expect(left.map((p) => p.cmdline.replace(/\0/g, ' '))).toEqual([]);
+    await waitGone(backend, id);
+  });
+
   it('a bad program fails the creation or closes the session, never leaves a multiplexer session', async () => {
     const res = await http(ctx().server, 'POST', '/api/v1/sessions', {
       json: shellBody({ session_backend: backend, argv: ['/nonexistent/program'] }),
@@ -136,4 +170,15 @@ async function waitGone(backend: (typeof INSTALLED)[number], id: string): Promis
     if (Date.now() > deadline) throw new Error(`${backend} session ${id} still exists`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Polls `probe` until `done` holds or 10 s have passed; returns its last answer either way. */
+async function until<T>(probe: () => T, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  let value = probe();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    value = probe();
+  }
+  return value;
 }

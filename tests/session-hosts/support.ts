@@ -43,20 +43,7 @@ export function privateAgent(): { stateDir: string; agentId: string; paths: Agen
  * session; its wrapper then waits for it forever.
  */
 export function killLeftovers(stateDir: string): void {
-  const procs = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map((d) => {
-      try {
-        const cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-        // Fields after the command name in parentheses: state ppid pgrp session.
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        const sid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-        return { pid: Number(d), sid, cmdline };
-      } catch {
-        return undefined; // gone meanwhile
-      }
-    })
-    .filter((p) => p !== undefined);
+  const procs = processes();
   const own = procs.find((p) => p.pid === process.pid)?.sid;
   // Sessions led by such a process (a multiplexer's window or pane), never the test's own.
   const sessions = new Set(procs.filter((p) => p.pid === p.sid && p.cmdline.includes(stateDir)).map((p) => p.sid));
@@ -69,6 +56,31 @@ export function killLeftovers(stateDir: string): void {
       /* gone */
     }
   }
+}
+
+/** A live process as /proc shows it: its session id and NUL-separated command line. */
+export interface ProcessInfo {
+  pid: number;
+  sid: number;
+  cmdline: string;
+}
+
+/** Every live process (Linux /proc); zombies (dead, waiting to be reaped) are left out. */
+export function processes(): ProcessInfo[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => {
+      try {
+        const cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+        // Fields after the command name in parentheses: state ppid pgrp session.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        const [state, , , sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return state === 'Z' ? undefined : { pid: Number(d), sid: Number(sid), cmdline };
+      } catch {
+        return undefined; // gone meanwhile
+      }
+    })
+    .filter((p) => p !== undefined);
 }
 
 export function tryRun(file: string, args: string[], env: Record<string, string> = {}): string | undefined {

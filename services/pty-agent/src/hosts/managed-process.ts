@@ -2,6 +2,7 @@ import type { ManagedPtyProcess, PtyExit, PtyProcess } from '@pty-ws/ports';
 import type { TerminalSize } from '@pty-ws/protocol';
 import { HeldOutput, LatchedEvent } from './held-events';
 import { ScreenfulRecovery, type HistorySource } from './screenful-recovery';
+import { sessionOf, signalSession } from './session-signals';
 import type { StatusFiles } from './status-files';
 import { hasDrawn } from './visible-text';
 
@@ -56,6 +57,8 @@ export class ManagedProcess implements ManagedPtyProcess {
   private readonly stopWatching: () => void;
   /** Rows the multiplexer scrolled past the client, put back (screenful-recovery.ts). */
   private readonly screenfuls: ScreenfulRecovery | undefined;
+  /** The terminal session the program runs in (its pane's or window's), once it is killed. */
+  private session: number | undefined;
   pid = 0;
 
   constructor(
@@ -116,8 +119,14 @@ export class ManagedProcess implements ManagedPtyProcess {
     this.files.writeSize(this.name, size);
   }
 
-  /** Ends the multiplexer session (DELETE, agent shutdown): the program gets SIGHUP. */
+  /**
+   * Ends the multiplexer session (DELETE, agent shutdown), then hangs up every process group of the
+   * pane's or window's terminal session: ending a screen session hangs up only the window's wrapper,
+   * which outlives it, so a program that never reads its terminal would keep running. The SIGKILL
+   * that follows a kill after its grace (the runtime's) ends whatever survived the hangup.
+   */
   kill(signal?: string): void {
+    if (signal === 'SIGKILL' && this.ending === 'killed') this.signalProgram('SIGKILL');
     if (this.clientGone) return;
     if (this.ending !== 'none') {
       if (signal === 'SIGKILL') this.client.kill('SIGKILL');
@@ -126,7 +135,29 @@ export class ManagedProcess implements ManagedPtyProcess {
     this.ending = 'killed';
     this.muted = true;
     this.stopWatching();
-    void this.ender.killSession(this.name).finally(() => this.killClient());
+    // Looked up while the program runs: its pid may be gone once the session has ended.
+    this.session = this.pid > 0 ? sessionOf(this.pid) : undefined;
+    void this.ender.killSession(this.name).finally(() => {
+      this.signalProgram('SIGHUP');
+      this.killClient();
+    });
+  }
+
+  /**
+   * Signals the program's terminal session. Where /proc cannot name it, the program alone gets the
+   * hangup, but no SIGKILL: by then its pid may have ended and been reused.
+   */
+  private signalProgram(signal: NodeJS.Signals): void {
+    if (this.session !== undefined) {
+      signalSession(this.session, signal);
+      return;
+    }
+    if (this.pid <= 0 || signal === 'SIGKILL') return;
+    try {
+      process.kill(this.pid, signal);
+    } catch {
+      /* already gone */
+    }
   }
 
   detach(): Promise<void> {
