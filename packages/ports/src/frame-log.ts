@@ -124,6 +124,22 @@ export function entryWeight(entry: LogEntry): number {
   return entry.type === 'output' ? entry.data.length : 256;
 }
 
+/** The session's `Closed` frame, which ends an ended session's log. */
+export function isClosedEntry(entry: LogEntry | undefined): entry is EventEntry {
+  return entry?.type === 'event' && entry.op === 'pty.session_frame' && entry.payload['kind'] === 'Closed';
+}
+
+/** Whether the log's entry at `lastSeq` (the last its bounds name) is the session's `Closed`. */
+export async function logEndsInClosed(
+  log: Pick<FrameLog, 'read'>,
+  sessionId: string,
+  lastSeq: number,
+): Promise<boolean> {
+  if (lastSeq < 1) return false;
+  const [last] = await log.read(sessionId, lastSeq - 1, { toSeq: lastSeq });
+  return isClosedEntry(last);
+}
+
 /** The replay window check shared by every implementation (binding §8.3). */
 export function replayInRange(replayFrom: number, bounds: LogBounds): boolean {
   return replayFrom >= bounds.firstSeq - 1 && replayFrom <= bounds.lastSeq;

@@ -1,5 +1,6 @@
 import { BindingError } from '@pty-ws/protocol';
 import type { FrameLog, LogEntry, TranscriptArchive, Unsubscribe } from '@pty-ws/ports';
+import { isClosedEntry } from '@pty-ws/ports';
 import { TranscriptSource } from '../transcript/source';
 import { OutputScan, type OutputHit } from './output-scan';
 import type { WaitQuery } from './wait-query';
@@ -34,10 +35,6 @@ export const MAX_CATCH_UP_FRAMES = 10_000;
 /** How long the line still being written waits for more output before a regex runs over it. */
 const SETTLE_MS = 100;
 const READ_PAGE = 256;
-
-function isClosedFrame(entry: LogEntry): boolean {
-  return entry.type === 'event' && entry.op === 'pty.session_frame' && entry.payload['kind'] === 'Closed';
-}
 
 /**
  * One wait on a session's output: subscribes to the live frames first, then reads what lies
@@ -102,7 +99,7 @@ export class SessionWait {
     if (this.query.fromSeq === undefined && head > 0) {
       // The log may already end in `Closed` while the session's record still says running.
       const last = await source.read(head - 1, head, 1);
-      if (last[0] && isClosedFrame(last[0].entry)) this.closedBy(last[0].entry);
+      if (last[0] && isClosedEntry(last[0].entry)) this.closedBy(last[0].entry);
     }
     for (let after = this.fromSeq; after < head && !this.finished;) {
       const page = await source.read(after, head, READ_PAGE);
@@ -126,7 +123,7 @@ export class SessionWait {
       if (hit) return this.finish('match', hit);
       this.armQuiet();
       if (this.scan.hasUnfinishedLine) this.arm('settle', SETTLE_MS, () => this.settle());
-    } else if (isClosedFrame(entry)) {
+    } else if (isClosedEntry(entry)) {
       this.closedBy(entry);
     }
   }

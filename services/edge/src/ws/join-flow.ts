@@ -1,6 +1,6 @@
 import { BindingError, CloseCode, resolveHostSelection, type ClientFrameOf, type PtyRole } from '@pty-ws/protocol';
 import type { JoinRequest, JoinResult, LogBounds, LogEntry } from '@pty-ws/ports';
-import { REPLAY_STALL_MS, replayInRange } from '@pty-ws/ports';
+import { logEndsInClosed, REPLAY_STALL_MS, replayInRange } from '@pty-ws/ports';
 import { canControl, isAdmin } from '../auth';
 import { afterIo } from '../next-turn';
 import { currentSessionHost, hubOf, sendLogRange, type BindingContext } from './binding-context';
@@ -159,8 +159,7 @@ export class JoinFlow {
   private async logEndsClosed(conn: Conn): Promise<boolean> {
     const { log } = this.ctx.deps;
     const { lastSeq } = await log.bounds(conn.sessionId);
-    const [last] = await log.read(conn.sessionId, lastSeq - 1, { toSeq: lastSeq });
-    return last?.type === 'event' && last.payload['kind'] === 'Closed';
+    return logEndsInClosed(log, conn.sessionId, lastSeq);
   }
 
   /**
@@ -230,10 +229,7 @@ export class JoinFlow {
    */
   private async closedAfterLog(conn: Conn, from: number, lastSeq: number): Promise<Fault | undefined> {
     const { deps } = this.ctx;
-    if (from >= lastSeq && lastSeq > 0) {
-      const [last] = await deps.log.read(conn.sessionId, lastSeq - 1, { toSeq: lastSeq });
-      if (last?.type === 'event' && last.payload['kind'] === 'Closed') return undefined;
-    }
+    if (from >= lastSeq && (await logEndsInClosed(deps.log, conn.sessionId, lastSeq))) return undefined;
     const record = await deps.registry.get(conn.sessionId);
     const reason = record?.closedReason ?? 'error';
     const exitCode = reason === 'error' ? null : (record?.exitCode ?? null);

@@ -2,6 +2,7 @@ import {
   RECENT_BYTES,
   RECENT_FRAMES,
   REPLAY_BATCH,
+  isClosedEntry,
   REPLAY_STALL_MS,
   systemClock,
   type Clock,
@@ -177,7 +178,7 @@ export class SessionHub implements Disposable {
     const frame = serializeEntry(entry);
     this.recent.push(frame);
     this.head = entry.seq;
-    if (entry.type === 'event' && entry.payload['kind'] === 'Closed') this.closedSeq = entry.seq;
+    if (isClosedEntry(entry)) this.closedSeq = entry.seq;
     this.live.push(entry, frame);
     if (this.pending.size > 0) {
       for (const conn of [...this.pending]) if (conn.position <= this.head) void this.catchUp(conn);

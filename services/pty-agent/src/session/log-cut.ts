@@ -1,5 +1,6 @@
 import { newId } from '@pty-ws/protocol';
 import type { Clock, FrameLog, LogCut, LogEntry } from '@pty-ws/ports';
+import { logEndsInClosed } from '@pty-ws/ports';
 
 export interface CutLogEnding {
   sessionId: string;
@@ -25,7 +26,7 @@ export async function endCutLog(o: CutLogEnding): Promise<void> {
   for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
     try {
       const { lastSeq } = await o.log.bounds(o.sessionId);
-      if (await endsInClosed(o.log, o.sessionId, lastSeq)) {
+      if (await logEndsInClosed(o.log, o.sessionId, lastSeq)) {
         // The session's own Closed was stored after all (its append's answer was lost in the
         // outage): the log has its end, and a second Closed would follow it.
         o.logger.info({ session_id: o.sessionId, seq: lastSeq }, 'frame log cut: the log already ends in Closed');
@@ -52,12 +53,6 @@ export async function endCutLog(o: CutLogEnding): Promise<void> {
       await sleep(o.clock, delay);
     }
   }
-}
-
-async function endsInClosed(log: FrameLog, sessionId: string, lastSeq: number): Promise<boolean> {
-  if (lastSeq < 1) return false;
-  const [last] = await log.read(sessionId, lastSeq - 1, { toSeq: lastSeq });
-  return last?.type === 'event' && last.op === 'pty.session_frame' && last.payload['kind'] === 'Closed';
 }
 
 function closedByCut(seq: number, ts: number): LogEntry {
