@@ -16,7 +16,7 @@ import { connectNats, defaultFrameStreamName, JetStreamFrameLog, KvMembershipSto
 import type { OutputEntry } from '@pty-ws/ports';
 import { delay, joinSession, waitUntil, type TestClient } from '@pty-ws/testkit';
 import { sequenceReport, since, useFaultCluster, type FaultCluster } from './support/cluster';
-import { OwnNatsServer } from './support/nats-server';
+import { OwnNatsServer, waitJetStreamReady } from './support/nats-server';
 
 jest.setTimeout(240_000);
 
@@ -34,18 +34,7 @@ const fc = useFaultCluster(
       nodes = await OwnNatsServer.startCluster(3);
       const nc = await connectNats(natsUrl(), 'nats-cluster test setup');
       try {
-        // The meta leader is elected a moment after the servers are up: until then JetStream answers nothing.
-        const jsm = await jetstreamManager(nc, { checkAPI: false });
-        await waitUntil(
-          () =>
-            jsm.getAccountInfo().then(
-              () => true,
-              () => false,
-            ),
-          30_000,
-          'JetStream cluster ready',
-          200,
-        );
+        await waitJetStreamReady(nc);
       } finally {
         await nc.close();
       }

@@ -10,8 +10,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import type { Msg, NatsConnection, PublishOptions, RequestOptions } from '@nats-io/transport-node';
 import { connectNats, JetStreamFrameLog, sessionToken } from '@pty-ws/adapters-nats';
 import type { OutputEntry } from '@pty-ws/ports';
-import { waitUntil } from '@pty-ws/testkit';
-import { OwnNatsServer } from './support/nats-server';
+import { OwnNatsServer, waitJetStreamReady } from './support/nats-server';
 
 jest.setTimeout(120_000);
 
@@ -21,17 +20,7 @@ let nc: NatsConnection;
 beforeAll(async () => {
   nodes = await OwnNatsServer.startCluster(3);
   nc = await connectNats(nodes.map((n) => n.url).join(','), 'stale-replica test');
-  const jsm = await jetstreamManager(nc, { checkAPI: false });
-  await waitUntil(
-    () =>
-      jsm.getAccountInfo().then(
-        () => true,
-        () => false,
-      ),
-    30_000,
-    'JetStream cluster ready',
-    200,
-  );
+  await waitJetStreamReady(nc);
 });
 afterAll(async () => {
   await nc?.close();

@@ -6,7 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@pty-ws/testkit';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { freePort, waitUntil } from '@pty-ws/testkit';
 
 const BINARY = process.env['PTYWS_TEST_NATS_SERVER'] ?? '/usr/sbin/nats-server';
 
@@ -137,4 +139,19 @@ export class OwnNatsServer {
     process.removeListener('exit', this.killOnExit);
     rmSync(this.storeDir, { recursive: true, force: true });
   }
+}
+
+/** Waits until a cluster's JetStream answers: its meta leader is elected a moment after the servers are up. */
+export async function waitJetStreamReady(nc: NatsConnection): Promise<void> {
+  const jsm = await jetstreamManager(nc, { checkAPI: false });
+  await waitUntil(
+    () =>
+      jsm.getAccountInfo().then(
+        () => true,
+        () => false,
+      ),
+    30_000,
+    'JetStream cluster ready',
+    200,
+  );
 }
