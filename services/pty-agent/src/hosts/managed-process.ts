@@ -53,7 +53,8 @@ export class ManagedProcess implements ManagedPtyProcess {
   /** The client's latest output, for the repaint check at the program's exit. */
   private recent = '';
   private readonly detachWaiters: Array<() => void> = [];
-  private readonly sized: (size: TerminalSize) => void;
+  /** The window's size, which a recovery draws the client's screen at. */
+  private size: TerminalSize;
   private readonly stopWatching: () => void;
   /** Rows the multiplexer scrolled past the client, put back (screenful-recovery.ts). */
   private readonly screenfuls: ScreenfulRecovery | undefined;
@@ -68,13 +69,12 @@ export class ManagedProcess implements ManagedPtyProcess {
     private readonly files: StatusFiles,
     opts: { size?: TerminalSize; history?: HistorySource } = {},
   ) {
-    let size = opts.size ?? { cols: 80, rows: 24 };
-    this.sized = (s) => (size = s);
+    this.size = opts.size ?? { cols: 80, rows: 24 };
     if (opts.history) {
       this.screenfuls = new ScreenfulRecovery(
         name,
         opts.history,
-        () => size,
+        () => this.size,
         (data) => this.data.emit(data),
       );
     }
@@ -115,7 +115,7 @@ export class ManagedProcess implements ManagedPtyProcess {
   resize(size: TerminalSize): void {
     if (this.ending !== 'none' || this.clientGone) return;
     this.client.resize(size);
-    this.sized(size);
+    this.size = size;
     this.files.writeSize(this.name, size);
   }
 
